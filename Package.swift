@@ -1,0 +1,48 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let package = Package(
+    name: "OfflineStore",
+    platforms: [.macOS(.v15), .iOS(.v18)],
+    products: [
+        .library(name: "OfflineStore", targets: ["OfflineStore"]),
+        .library(name: "OfflineStoreTesting", targets: ["OfflineStoreTesting"]),
+        .executable(name: "offline-store", targets: ["offline-store"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        .target(
+            name: "OfflineStore",
+            dependencies: [
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(
+            name: "OfflineStoreTesting",
+            dependencies: ["OfflineStore"]
+        ),
+        .executableTarget(
+            name: "offline-store",
+            dependencies: [
+                "OfflineStore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(
+            name: "crash-writer",
+            dependencies: ["OfflineStore"],
+            path: "Tests/CrashWriter"
+        ),
+        .testTarget(
+            name: "OfflineStoreTests",
+            dependencies: ["OfflineStore", "OfflineStoreTesting"],
+            resources: [.copy("../../Fixtures")]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

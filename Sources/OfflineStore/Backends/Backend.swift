@@ -1,0 +1,124 @@
+/// A server's wire protocol, as the sync engine needs it: push queued operations,
+/// pull changes page by page.
+///
+/// Implementations: `KintoBackend`, and `InMemoryBackend` in `OfflineStoreTesting`.
+/// Implementations must be safe to call from several tasks.
+public protocol Backend: Sendable {
+    /// Checks an id against the server's rules at edit time.
+    ///
+    /// - Throws: ``OfflineStoreError/Code/invalidID`` naming the rule.
+    func validate(id: String) throws
+
+    /// What the server can do (batch size); may ask the server once and cache it.
+    ///
+    /// - Throws: a transport or server error (``OfflineStoreError``).
+    func capabilities() async throws -> BackendCapabilities
+
+    /// Makes sure the collection exists on the server (creating it where allowed).
+    func prepare(collection: String) async throws
+
+    /// Sends operations of one collection, at most `capabilities().maxBatchSize`,
+    /// none of which depends on another; returns one outcome per operation, in order.
+    ///
+    /// - Throws: ``OfflineStoreError`` for failures of the whole request:
+    ///   `offline` (no connection), `timeout`, `unauthorized` (401/403), `server`
+    ///   (5xx or a batch that was not applied, with ``OfflineStoreError/retryAfter``).
+    func push(_ operations: [PushOperation], collection: String) async throws -> [PushOutcome]
+
+    /// Fetches one page of changes since `cursor` (nil: everything).
+    ///
+    /// Pass the previous page's ``PullPage/next`` to continue; a page with `next == nil`
+    /// is the last. The engine stores ``PullPage/cursor`` after applying the page.
+    func pull(collection: String, since cursor: String?, continuing: PullContinuation?) async throws -> PullPage
+
+    /// Answers whether the server can be reached and accepts the credentials.
+    func ping() async throws
+}
+
+/// What a backend's server can do.
+public struct BackendCapabilities: Sendable, Hashable {
+    /// The most operations one ``Backend/push(_:collection:)`` call may carry.
+    public var maxBatchSize: Int
+    /// Creates capabilities.
+    public init(maxBatchSize: Int) { self.maxBatchSize = max(1, maxBatchSize) }
+}
+
+/// One queued operation as sent to the server.
+public struct PushOperation: Sendable, Hashable {
+    /// The object id.
+    public var id: String
+    /// Create, update or delete.
+    public var kind: QueueEntry.Kind
+    /// The object to send (nil for deletes); never contains server-owned fields.
+    public var data: JSONValue?
+    /// The version the edit is based on (If-Match); nil for creates (If-None-Match: *).
+    public var baseVersion: String?
+    /// A key the server can use to recognise a retried request.
+    public var idempotencyKey: String
+
+    /// Creates an operation.
+    public init(id: String, kind: QueueEntry.Kind, data: JSONValue?, baseVersion: String?, idempotencyKey: String) {
+        self.id = id
+        self.kind = kind
+        self.data = data
+        self.baseVersion = baseVersion
+        self.idempotencyKey = idempotencyKey
+    }
+}
+
+/// What the server did with one operation.
+public enum PushOutcome: Sendable, Hashable {
+    /// 2xx: the server's copy after the write (nil after a delete) and its version.
+    case applied(record: JSONValue?, version: String?)
+    /// 409/412: the server holds another version; its copy (nil if deleted) and version.
+    case conflict(server: JSONValue?, version: String?)
+    /// 4xx other than auth and conflicts: the server refused the operation.
+    case rejected(status: Int, body: String?)
+    /// 5xx or a sub-request that may succeed later; the entry stays pending.
+    case retry(status: Int?, message: String, retryAfter: Duration?)
+}
+
+/// One page of server changes.
+public struct PullPage: Sendable {
+    /// The changes on this page.
+    public var changes: [RemoteChange]
+    /// The cursor to store once this page (and every earlier page) is applied; nil keeps the old one.
+    public var cursor: String?
+    /// How to fetch the next page; nil when this is the last.
+    public var next: PullContinuation?
+    /// The total number of changes the server announced, if it did.
+    public var total: Int?
+
+    /// Creates a page.
+    public init(changes: [RemoteChange], cursor: String?, next: PullContinuation?, total: Int? = nil) {
+        self.changes = changes
+        self.cursor = cursor
+        self.next = next
+        self.total = total
+    }
+}
+
+/// A backend's opaque token for the next page of a pull.
+public struct PullContinuation: Sendable, Hashable {
+    /// The backend's state, e.g. a next-page URL and the snapshot bound.
+    public var token: String
+    /// Creates a continuation.
+    public init(token: String) { self.token = token }
+}
+
+/// One object as the server changed it.
+public struct RemoteChange: Sendable, Hashable {
+    /// The object id.
+    public var id: String
+    /// The server's copy without server-owned fields; nil for a tombstone (deleted on the server).
+    public var record: JSONValue?
+    /// The server version of this change.
+    public var version: String
+
+    /// Creates a change.
+    public init(id: String, record: JSONValue?, version: String) {
+        self.id = id
+        self.record = record
+        self.version = version
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+
+extension JSONValue: Codable {
+    /// Decodes any JSON value from a `Decoder` (integers are tried before doubles).
+    public init(from decoder: any Decoder) throws {
+        if var array = try? decoder.unkeyedContainer() {
+            var items: [JSONValue] = []
+            while !array.isAtEnd { items.append(try array.decode(JSONValue.self)) }
+            self = .array(items)
+            return
+        }
+        if let keyed = try? decoder.container(keyedBy: AnyKey.self) {
+            var object: [String: JSONValue] = [:]
+            for key in keyed.allKeys { object[key.stringValue] = try keyed.decode(JSONValue.self, forKey: key) }
+            self = .object(object)
+            return
+        }
+        let single = try decoder.singleValueContainer()
+        if single.decodeNil() { self = .null }
+        else if let b = try? single.decode(Bool.self) { self = .bool(b) }
+        else if let i = try? single.decode(Int64.self) { self = .int(i) }
+        else if let d = try? single.decode(Double.self) { self = .double(d) }
+        else { self = .string(try single.decode(String.self)) }
+    }
+
+    /// Encodes the value into an `Encoder`.
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .null:
+            var c = encoder.singleValueContainer(); try c.encodeNil()
+        case .bool(let b):
+            var c = encoder.singleValueContainer(); try c.encode(b)
+        case .int(let i):
+            var c = encoder.singleValueContainer(); try c.encode(i)
+        case .double(let d):
+            var c = encoder.singleValueContainer(); try c.encode(d)
+        case .string(let s):
+            var c = encoder.singleValueContainer(); try c.encode(s)
+        case .array(let a):
+            var c = encoder.unkeyedContainer()
+            for item in a { try c.encode(item) }
+        case .object(let o):
+            var c = encoder.container(keyedBy: AnyKey.self)
+            for (k, v) in o { try c.encode(v, forKey: AnyKey(k)) }
+        }
+    }
+
+    /// Converts an `Encodable` model into a JSON value (through exact JSON text).
+    ///
+    /// - Throws: ``JSONError`` or the encoder's error.
+    public init<T: Encodable>(encoding value: T) throws {
+        let data = try JSONEncoder().encode(value)
+        self = try JSONValue(parsing: data)
+    }
+
+    /// Decodes a `Decodable` model from this value.
+    ///
+    /// - Throws: the decoder's `DecodingError`.
+    public func decode<T: Decodable>(_ type: T.Type = T.self) throws -> T {
+        try JSONDecoder().decode(T.self, from: Data(serialized().utf8))
+    }
+}
+
+private struct AnyKey: CodingKey {
+    var stringValue: String
+    var intValue: Int? { nil }
+    init(_ s: String) { stringValue = s }
+    init?(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { return nil }
+}

@@ -1,0 +1,32 @@
+import Foundation
+import GRDB
+
+extension ObjectStore {
+    /// What became of the queue when an edit was recorded.
+    enum EnqueueResult {
+        case queued
+        /// A pending create met a delete: nothing is left to send.
+        case cancelled
+    }
+
+    /// Records an edit of `row` in the queue, coalescing into the object's last entry
+    /// when it is pending (not in flight, not failed); otherwise appends a new entry.
+    static func enqueue(_ db: Database, row: ObjectRow, kind: QueueEntry.Kind, now: Date) throws -> EnqueueResult {
+        if let last = try QueueTable.latest(db, collection: row.collection, id: row.id), last.state == .pending {
+            guard let outcome = Coalescing.combine(pending: last.kind, with: kind) else {
+                throw OfflineStoreError(.invalidOperation,
+                    "cannot queue \(kind.rawValue) after a pending \(last.kind.rawValue) of \(row.collection)/\(row.id)")
+            }
+            switch outcome {
+            case .merge(let merged):
+                if merged != last.kind { try QueueTable.setKind(db, seq: last.seq, kind: merged) }
+                return .queued
+            case .cancel:
+                try QueueTable.remove(db, seq: last.seq)
+                return .cancelled
+            }
+        }
+        try QueueTable.append(db, collection: row.collection, id: row.id, kind: kind, baseVersion: row.baseVersion, now: now)
+        return .queued
+    }
+}

@@ -1,0 +1,98 @@
+/// What a collection is: its name, schema and policies. Registered once per store.
+///
+/// ```swift
+/// try store.register(CollectionDescriptor("todos", conflictPolicy: .merge))
+/// try store.register(CollectionDescriptor("products", fields: [
+///     FieldSchema("name", .string, required: true, indexed: true),
+///     FieldSchema("price", .number),
+/// ]))
+/// ```
+public struct CollectionDescriptor: Sendable {
+    /// The collection's name (1–128 bytes, no control characters).
+    public var name: String
+    /// Declared fields; nil for a property bag that takes any JSON object.
+    public var fields: [FieldSchema]?
+    /// Whether the collection never syncs (RhoConnect's local partition).
+    public var isLocalOnly: Bool
+    /// The update policy; nil uses the store's default.
+    public var updatePolicy: UpdatePolicy?
+    /// How conflicts are settled. A `.custom` resolver is not stored: register it again after reopening.
+    public var conflictPolicy: ConflictPolicy
+
+    /// Describes a collection.
+    public init(
+        _ name: String,
+        fields: [FieldSchema]? = nil,
+        localOnly: Bool = false,
+        updatePolicy: UpdatePolicy? = nil,
+        conflictPolicy: ConflictPolicy = .preserveConflict
+    ) {
+        self.name = name
+        self.fields = fields
+        self.isLocalOnly = localOnly
+        self.updatePolicy = updatePolicy
+        self.conflictPolicy = conflictPolicy
+    }
+
+    /// Whether the collection has a fixed schema.
+    public var hasFixedSchema: Bool { fields != nil }
+
+    func validateDefinition() throws {
+        guard !name.isEmpty, name.utf8.count <= 128, !name.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F })
+        else { throw OfflineStoreError(.invalidOperation, "collection name must be 1–128 bytes without control characters") }
+        var seen = Set<String>()
+        for field in fields ?? [] {
+            guard FieldSchema.isValidName(field.name), field.name != "id" else {
+                throw OfflineStoreError(.invalidFieldPath, "field name '\(field.name)' must be letters, digits and '_' (and not 'id')")
+            }
+            guard seen.insert(field.name).inserted else {
+                throw OfflineStoreError(.invalidFieldPath, "field '\(field.name)' is declared twice")
+            }
+        }
+    }
+
+    /// Checks an object against the declared fields.
+    ///
+    /// - Throws: ``OfflineStoreError/Code/schemaViolation`` naming the field and the reason.
+    func validate(_ object: [String: JSONValue]) throws {
+        guard let fields else { return }
+        var declared: [String: FieldSchema] = [:]
+        for f in fields { declared[f.name] = f }
+        for (key, value) in object where key != "id" {
+            guard let field = declared[key] else {
+                throw OfflineStoreError(.schemaViolation, "\(name): field '\(key)' is not declared")
+            }
+            if value == .null {
+                if field.isRequired { throw OfflineStoreError(.schemaViolation, "\(name): field '\(key)' is required") }
+                continue
+            }
+            guard field.accepts(value) else {
+                throw OfflineStoreError(.schemaViolation, "\(name): field '\(key)' must be \(field.type.rawValue), got \(value.typeName)")
+            }
+        }
+        for field in fields where field.isRequired && object[field.name] == nil {
+            throw OfflineStoreError(.schemaViolation, "\(name): field '\(field.name)' is required")
+        }
+    }
+}
+
+/// The stored form of a descriptor (a custom conflict resolver is not storable).
+struct StoredDescriptor: Codable, Sendable, Hashable {
+    var fields: [FieldSchema]?
+    var localOnly: Bool
+    var updatePolicy: UpdatePolicy?
+    var conflictPolicy: String
+
+    init(_ d: CollectionDescriptor) {
+        fields = d.fields
+        localOnly = d.isLocalOnly
+        updatePolicy = d.updatePolicy
+        conflictPolicy = d.conflictPolicy.name
+    }
+
+    func descriptor(named name: String) -> CollectionDescriptor {
+        CollectionDescriptor(
+            name, fields: fields, localOnly: localOnly, updatePolicy: updatePolicy,
+            conflictPolicy: ConflictPolicy(name: conflictPolicy) ?? .preserveConflict)
+    }
+}

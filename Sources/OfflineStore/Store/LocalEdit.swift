@@ -1,0 +1,101 @@
+import Foundation
+import GRDB
+
+/// An edit the app makes to one object.
+enum LocalEdit: Sendable {
+    case create(JSONValue)
+    case replace(id: String, with: JSONValue)
+    case save(JSONValue)
+    case patch(id: String, fields: [String: JSONValue])
+    case destroy(id: String)
+
+    var kindName: String {
+        switch self {
+        case .create: "create"
+        case .replace, .save, .patch: "update"
+        case .destroy: "delete"
+        }
+    }
+}
+
+extension ObjectStore {
+    /// Applies an edit inside a write transaction: the object row and its queue entry
+    /// are written together or not at all. Returns the object after the edit
+    /// (nil after a delete).
+    func apply(_ edit: LocalEdit, to collection: CollectionDescriptor, in db: Database) throws -> StoredObject? {
+        let now = configuration.now()
+        let id: String
+        switch edit {
+        case .create(let v), .save(let v): id = try ObjectValidation.newID(for: v)
+        case .replace(let i, _), .patch(let i, _), .destroy(let i): id = i
+        }
+        try ObjectValidation.validateID(id, backend: collection.isLocalOnly ? nil : backend)
+        let row = try ObjectRow.fetch(db, collection: collection.name, id: id)
+
+        // The new effective value, or nil for a delete.
+        let newValue: [String: JSONValue]?
+        let kind: QueueEntry.Kind
+        switch edit {
+        case .create(let v):
+            if row?.exists == true { throw OfflineStoreError(.alreadyExists, "\(collection.name)/\(id) already exists") }
+            newValue = try ObjectValidation.members(of: v, id: id)
+            kind = .create
+        case .save(let v):
+            newValue = try ObjectValidation.members(of: v, id: id)
+            kind = row?.exists == true ? .update : .create
+        case .replace(_, let v):
+            guard row?.exists == true else { throw OfflineStoreError(.notFound, "\(collection.name)/\(id) does not exist") }
+            newValue = try ObjectValidation.members(of: v, id: id)
+            kind = .update
+        case .patch(_, let fields):
+            guard let current = row?.effective?.objectValue else {
+                throw OfflineStoreError(.notFound, "\(collection.name)/\(id) does not exist")
+            }
+            var merged = current
+            for (key, value) in fields where key != "id" {
+                if value == .null { merged[key] = nil } else { merged[key] = value }
+            }
+            newValue = try ObjectValidation.members(of: .object(merged), id: id)
+            kind = .update
+        case .destroy:
+            guard row?.exists == true else { throw OfflineStoreError(.notFound, "\(collection.name)/\(id) does not exist") }
+            newValue = nil
+            kind = .delete
+        }
+        if let newValue { try collection.validate(newValue) }
+
+        if collection.isLocalOnly { return try applyLocalOnly(row: row, collection: collection.name, id: id, value: newValue, db: db) }
+
+        // A create over a local tombstone is queued as a create: coalesced with the
+        // pending delete it becomes an update (delete + create → update).
+        var object = row ?? ObjectRow(collection: collection.name, id: id)
+        object.beginLocalEdit()
+        object.local = newValue.map(JSONValue.object)
+        object.deriveState()
+        try object.save(db)
+        try configuration.faults.afterObjectWrite?(collection.name, id)
+
+        let result = try ObjectStore.enqueue(db, row: object, kind: kind, now: now)
+        if case .cancelled = result, object.persistent == nil, object.serverVersion == nil,
+           try QueueTable.latest(db, collection: collection.name, id: id) == nil {
+            try object.delete(db)
+            return nil
+        }
+        return newValue == nil ? nil : object.publicObject
+    }
+
+    /// Local-only collections have no server: edits commit straight to the stored copy.
+    private func applyLocalOnly(row: ObjectRow?, collection: String, id: String,
+                                value: [String: JSONValue]?, db: Database) throws -> StoredObject? {
+        var object = row ?? ObjectRow(collection: collection, id: id)
+        guard let value else {
+            try object.delete(db)
+            return nil
+        }
+        object.persistent = .object(value)
+        object.state = .synced
+        try object.save(db)
+        try configuration.faults.afterObjectWrite?(collection, id)
+        return object.publicObject
+    }
+}

@@ -1,0 +1,81 @@
+import GRDB
+
+/// Edits made inside ``ObjectStore/transaction(_:)``: all commit together or none does.
+///
+/// Edits here are always local and queued (deferred), whatever the write mode: send
+/// them with `flush` or `sync`. Reads see the transaction's own edits.
+public struct LocalTransaction {
+    let store: ObjectStore
+    let db: Database
+    let onlineCheck: (CollectionDescriptor) throws -> Void
+
+    private func descriptor(_ collection: String) throws -> CollectionDescriptor {
+        let d = try store.descriptor(of: collection)
+        try onlineCheck(d)
+        return d
+    }
+
+    /// Creates an object; returns it with its id.
+    @discardableResult
+    public func create(_ object: JSONValue, in collection: String) throws -> JSONValue {
+        try store.apply(.create(object), to: descriptor(collection), in: db)?.value ?? object
+    }
+
+    /// Creates or replaces an object.
+    @discardableResult
+    public func save(_ object: JSONValue, in collection: String) throws -> JSONValue {
+        try store.apply(.save(object), to: descriptor(collection), in: db)?.value ?? object
+    }
+
+    /// Replaces an existing object.
+    @discardableResult
+    public func replace(_ id: String, with object: JSONValue, in collection: String) throws -> JSONValue {
+        try store.apply(.replace(id: id, with: object), to: descriptor(collection), in: db)?.value ?? object
+    }
+
+    /// Merges fields into an existing object (`null` removes a field).
+    @discardableResult
+    public func patch(_ id: String, _ fields: [String: JSONValue], in collection: String) throws -> JSONValue {
+        try store.apply(.patch(id: id, fields: fields), to: descriptor(collection), in: db)?.value ?? .null
+    }
+
+    /// Deletes an object.
+    public func destroy(_ id: String, in collection: String) throws {
+        _ = try store.apply(.destroy(id: id), to: descriptor(collection), in: db)
+    }
+
+    /// Reads an object as the app sees it, including this transaction's edits.
+    public func find(_ id: String, in collection: String) throws -> JSONValue? {
+        try ObjectRow.fetch(db, collection: collection, id: id)?.effective
+    }
+}
+
+extension ObjectStore {
+    /// Runs a block of edits in one transaction (RhoConnect startBulkUpdate / stopBulkUpdate).
+    ///
+    /// Either every edit commits, with its queue entries, or none does (the block
+    /// threw). Edits are queued, not sent: call `flush` or `sync` afterwards.
+    /// Collections under `updateIfOnline` need a reachable server when the block starts.
+    ///
+    /// - Throws: the block's error, or ``OfflineStoreError`` (`offline` for
+    ///   `updateIfOnline` collections without a server).
+    @discardableResult
+    public func transaction<T: Sendable>(_ body: (LocalTransaction) throws -> T) async throws -> T {
+        let usesOnlineOnly = collections().contains { !$0.isLocalOnly && effectiveUpdatePolicy($0, override: nil) == .updateIfOnline }
+        var reachable = false
+        if usesOnlineOnly { reachable = await isReachable() }
+        return try write("running a transaction") { db in
+            try body(LocalTransaction(store: self, db: db, onlineCheck: { d in
+                if !d.isLocalOnly, !reachable, self.effectiveUpdatePolicy(d, override: nil) == .updateIfOnline {
+                    throw OfflineStoreError(.offline, "\(d.name) updates only online and the server cannot be reached")
+                }
+            }))
+        }
+    }
+
+    /// Whether the backend answers now (false without a backend or when forced offline).
+    func isReachable() async -> Bool {
+        guard let backend, !isForcedOffline else { return false }
+        do { try await backend.ping(); return true } catch { return false }
+    }
+}

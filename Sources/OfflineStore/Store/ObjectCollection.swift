@@ -1,0 +1,147 @@
+import GRDB
+
+/// A handle on one collection of a store: local reads and edits.
+///
+/// Reads never touch the network. Edits follow the store's write mode and the
+/// collection's update policy (overridable per call with `policy:`).
+public struct ObjectCollection: Sendable {
+    /// The store that holds the collection.
+    public let store: ObjectStore
+    /// The collection's name.
+    public let name: String
+
+    /// The collection's descriptor.
+    ///
+    /// - Throws: ``OfflineStoreError/Code/unknownCollection``.
+    public func descriptor() throws -> CollectionDescriptor { try store.descriptor(of: name) }
+
+    // MARK: Reads
+
+    /// The object as the app sees it: the local copy if any, else the persistent copy;
+    /// nil if missing or locally deleted.
+    public func find(_ id: String) throws -> JSONValue? {
+        try object(id)?.value
+    }
+
+    /// The object with all its copies and its sync state, or nil (a local delete is returned).
+    public func object(_ id: String) throws -> StoredObject? {
+        _ = try descriptor()
+        return try store.read("reading \(name)/\(id)") { db in
+            try ObjectRow.fetch(db, collection: name, id: id)?.publicObject
+        }
+    }
+
+    /// The server's copy of the object (OMC `jsonObjectPersistentState`), or nil.
+    public func persistent(_ id: String) throws -> JSONValue? {
+        try object(id)?.persistent
+    }
+
+    /// The first object matching the condition in the given order, or nil.
+    public func findFirst(where condition: Condition? = nil, orderBy: [SortKey] = []) throws -> JSONValue? {
+        try findAll(where: condition, orderBy: orderBy, limit: 1).first
+    }
+
+    /// The objects matching the condition, ordered (then by id), paged by limit and offset.
+    ///
+    /// - Throws: ``OfflineStoreError/Code/invalidFieldPath`` for a field path that
+    ///   cannot be queried.
+    public func findAll(where condition: Condition? = nil, orderBy: [SortKey] = [],
+                        limit: Int? = nil, offset: Int = 0) throws -> [JSONValue] {
+        try objects(where: condition, orderBy: orderBy, limit: limit, offset: offset).compactMap(\.value)
+    }
+
+    /// The stored objects (with all copies) matching the condition and, optionally, a sync state.
+    ///
+    /// Locally deleted objects are included only when `state` is ``SyncState/deleted``.
+    public func objects(where condition: Condition? = nil, state: SyncState? = nil, orderBy: [SortKey] = [],
+                        limit: Int? = nil, offset: Int = 0) throws -> [StoredObject] {
+        var builder = QueryBuilder(collection: try descriptor())
+        builder.arguments += [name]
+        var sql = "SELECT \(ObjectRow.columns) FROM objects WHERE collection = ?"
+        if let state {
+            sql += " AND state = ?"
+            builder.arguments += [state.rawValue]
+        }
+        if state != .deleted { sql += " AND doc IS NOT NULL" }
+        if let condition { sql += " AND " + (try builder.sql(for: condition)) }
+        sql += " ORDER BY " + (try builder.orderBy(orderBy))
+        sql += " LIMIT ? OFFSET ?"
+        builder.arguments += [limit ?? -1, max(0, offset)]
+        let arguments = builder.arguments
+        return try store.read("querying \(name)") { db in
+            try Row.fetchAll(db, sql: sql, arguments: arguments).map { try ObjectRow(row: $0).publicObject }
+        }
+    }
+
+    /// How many objects match the condition (locally deleted ones excluded).
+    public func count(where condition: Condition? = nil) throws -> Int {
+        var builder = QueryBuilder(collection: try descriptor())
+        builder.arguments += [name]
+        var sql = "SELECT count(*) FROM objects WHERE collection = ? AND doc IS NOT NULL"
+        if let condition { sql += " AND " + (try builder.sql(for: condition)) }
+        let arguments = builder.arguments
+        return try store.read("counting \(name)") { db in try Int.fetchOne(db, sql: sql, arguments: arguments) ?? 0 }
+    }
+
+    /// Whether the collection has edits not yet on the server.
+    public func isChanged() throws -> Bool {
+        try store.read("reading \(name)") { db in
+            try Bool.fetchOne(db, sql: "SELECT EXISTS(SELECT 1 FROM queue WHERE collection = ?)", arguments: [name]) ?? false
+        }
+    }
+
+    /// Whether the object has edits not yet on the server.
+    public func isChanged(_ id: String) throws -> Bool {
+        try store.read("reading \(name)/\(id)") { db in
+            try Bool.fetchOne(db, sql: "SELECT EXISTS(SELECT 1 FROM queue WHERE collection = ? AND object_id = ?)",
+                              arguments: [name, id]) ?? false
+        }
+    }
+
+    // MARK: Edits
+
+    /// Creates an object; its `"id"` is generated (a lowercase UUID) when absent.
+    ///
+    /// - Returns: the object as stored, with its `id`.
+    /// - Throws: ``OfflineStoreError`` `alreadyExists`, `invalidID`, `invalidJSON`,
+    ///   `schemaViolation`, `offline` (under `updateIfOnline`), or a sync error in immediate mode.
+    @discardableResult
+    public func create(_ object: JSONValue, policy: UpdatePolicy? = nil) async throws -> JSONValue {
+        try await store.perform(.create(object), in: name, policy: policy) ?? object
+    }
+
+    /// Creates the object, or replaces it if it exists (OMC `save`).
+    @discardableResult
+    public func save(_ object: JSONValue, policy: UpdatePolicy? = nil) async throws -> JSONValue {
+        try await store.perform(.save(object), in: name, policy: policy) ?? object
+    }
+
+    /// Replaces an existing object's fields with `object`'s.
+    ///
+    /// - Throws: ``OfflineStoreError/Code/notFound`` when the object does not exist.
+    @discardableResult
+    public func replace(_ id: String, with object: JSONValue, policy: UpdatePolicy? = nil) async throws -> JSONValue {
+        try await store.perform(.replace(id: id, with: object), in: name, policy: policy) ?? object
+    }
+
+    /// Merges fields into an existing object; a `null` value removes the field.
+    @discardableResult
+    public func patch(_ id: String, _ fields: [String: JSONValue], policy: UpdatePolicy? = nil) async throws -> JSONValue {
+        try await store.perform(.patch(id: id, fields: fields), in: name, policy: policy) ?? .null
+    }
+
+    /// Deletes an object (locally a tombstone until the server has the delete).
+    public func destroy(_ id: String, policy: UpdatePolicy? = nil) async throws {
+        _ = try await store.perform(.destroy(id: id), in: name, policy: policy)
+    }
+
+    /// Deletes every object matching the condition in one transaction; returns how many.
+    @discardableResult
+    public func destroyAll(where condition: Condition? = nil, policy: UpdatePolicy? = nil) async throws -> Int {
+        let ids = try objects(where: condition).map(\.id)
+        try await store.transaction { tx in
+            for id in ids { try tx.destroy(id, in: name) }
+        }
+        return ids.count
+    }
+}

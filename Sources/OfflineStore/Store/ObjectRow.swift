@@ -1,0 +1,115 @@
+import GRDB
+
+/// The stored row of one object, as the write paths change it.
+struct ObjectRow: Sendable {
+    var collection: String
+    var id: String
+    var persistent: JSONValue?
+    var local: JSONValue?
+    /// Whether a local edit exists; `dirty && local == nil` is a local delete (tombstone).
+    var dirty: Bool
+    var base: JSONValue?
+    var baseVersion: String?
+    var serverVersion: String?
+    var state: SyncState
+    var localRev: Int64
+
+    static let columns = "collection, id, persistent, local, dirty, base, base_version, server_version, state, local_rev"
+
+    init(collection: String, id: String) {
+        self.collection = collection
+        self.id = id
+        dirty = false
+        state = .synced
+        localRev = 0
+    }
+
+    init(row: Row) throws {
+        collection = row["collection"]
+        id = row["id"]
+        persistent = try ObjectRow.decode(row["persistent"], column: "persistent")
+        local = try ObjectRow.decode(row["local"], column: "local")
+        dirty = row["dirty"]
+        base = try ObjectRow.decode(row["base"], column: "base")
+        baseVersion = row["base_version"]
+        serverVersion = row["server_version"]
+        let stateName: String = row["state"]
+        guard let s = SyncState(rawValue: stateName) else {
+            throw OfflineStoreError(.corrupted, "object \(id) has an unknown state '\(stateName)'")
+        }
+        state = s
+        localRev = row["local_rev"]
+    }
+
+    private static func decode(_ text: String?, column: String) throws -> JSONValue? {
+        guard let text else { return nil }
+        do { return try JSONValue(parsing: text) } catch {
+            throw OfflineStoreError(.corrupted, "a stored \(column) copy cannot be read: \(error)")
+        }
+    }
+
+    /// What a read returns: nil for a local delete.
+    var effective: JSONValue? { dirty ? local : persistent }
+    var isLocallyDeleted: Bool { dirty && local == nil }
+    /// Whether the object exists for the app (has an effective value).
+    var exists: Bool { effective != nil }
+
+    var publicObject: StoredObject {
+        StoredObject(
+            collection: collection, id: id, local: dirty ? local : nil, isLocallyDeleted: isLocallyDeleted,
+            persistent: persistent, base: base, baseVersion: baseVersion, serverVersion: serverVersion, state: state)
+    }
+
+    /// Recomputes the state from the copies, keeping `conflicted` and `failed`, which
+    /// only sync outcomes and the app's actions set and clear.
+    mutating func deriveState() {
+        if state == .conflicted || state == .failed { return }
+        if !dirty { state = .synced }
+        else if local == nil { state = .deleted }
+        else if persistent == nil && serverVersion == nil { state = .created }
+        else { state = .updated }
+    }
+
+    /// Starts a local edit: remembers the copy and version the edit is based on.
+    mutating func beginLocalEdit() {
+        if !dirty {
+            base = persistent
+            baseVersion = serverVersion
+            dirty = true
+        }
+        localRev += 1
+    }
+
+    /// Drops the local edit: the object equals its persistent copy again.
+    mutating func clearLocalEdit() {
+        dirty = false
+        local = nil
+        base = nil
+        baseVersion = nil
+        if state != .failed { state = .synced }
+        deriveState()
+    }
+
+    static func fetch(_ db: Database, collection: String, id: String) throws -> ObjectRow? {
+        let statement = try db.cachedStatement(sql: "SELECT \(columns) FROM objects WHERE collection = ? AND id = ?")
+        guard let row = try Row.fetchOne(statement, arguments: [collection, id]) else { return nil }
+        return try ObjectRow(row: row)
+    }
+
+    func save(_ db: Database) throws {
+        let statement = try db.cachedStatement(sql: """
+            INSERT INTO objects(\(ObjectRow.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT(collection, id) DO UPDATE SET persistent = excluded.persistent, local = excluded.local,
+            dirty = excluded.dirty, base = excluded.base, base_version = excluded.base_version,
+            server_version = excluded.server_version, state = excluded.state, local_rev = excluded.local_rev
+            """)
+        try statement.execute(arguments: [
+            collection, id, persistent?.serialized(), local?.serialized(), dirty, base?.serialized(),
+            baseVersion, serverVersion, state.rawValue, localRev,
+        ])
+    }
+
+    func delete(_ db: Database) throws {
+        try db.execute(sql: "DELETE FROM objects WHERE collection = ? AND id = ?", arguments: [collection, id])
+    }
+}

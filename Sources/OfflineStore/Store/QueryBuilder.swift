@@ -1,0 +1,97 @@
+import GRDB
+
+/// Turns conditions and sort keys into SQL with bound arguments.
+struct QueryBuilder {
+    let collection: CollectionDescriptor
+    var arguments: StatementArguments = []
+
+    init(collection: CollectionDescriptor) { self.collection = collection }
+
+    /// The maximum bytes of a field path.
+    static let maximumPathLength = 512
+
+    /// The SQLite JSON path of a dotted field path: `a.b` → `$."a"."b"`.
+    static func jsonPath(_ field: String) throws -> String {
+        guard !field.isEmpty, field.utf8.count <= maximumPathLength else {
+            throw OfflineStoreError(.invalidFieldPath, "a field path must be 1–\(maximumPathLength) bytes")
+        }
+        let segments = field.split(separator: ".", omittingEmptySubsequences: false)
+        var path = "$"
+        for segment in segments {
+            guard !segment.isEmpty else {
+                throw OfflineStoreError(.invalidFieldPath, "field path '\(field)' has an empty segment")
+            }
+            guard !segment.unicodeScalars.contains(where: { $0 == "\"" || $0.value < 0x20 || $0.value == 0x7F }) else {
+                throw OfflineStoreError(.invalidFieldPath, "field path '\(field)' contains a quote or control character")
+            }
+            path += ".\"\(segment)\""
+        }
+        return path
+    }
+
+    /// The SQL expression of a field: the `id` column, a declared field's index
+    /// expression, or `json_extract` with the path bound.
+    mutating func expression(_ field: String) throws -> String {
+        if field == "id" { return "id" }
+        if let declared = collection.fields?.first(where: { $0.name == field }), declared.isIndexed {
+            return FieldIndex.expression(for: declared.name)
+        }
+        let path = try QueryBuilder.jsonPath(field)
+        arguments += [path]
+        return "json_extract(doc, ?)"
+    }
+
+    mutating func bind(_ value: JSONValue) throws -> String {
+        switch value {
+        case .null: return "NULL"
+        case .bool(let b): arguments += [b ? 1 : 0]
+        case .int(let i): arguments += [i]
+        case .double(let d): arguments += [d]
+        case .string(let s): arguments += [s]
+        case .array, .object: arguments += [value.serialized()]
+        }
+        return "?"
+    }
+
+    mutating func sql(for condition: Condition) throws -> String {
+        switch condition {
+        case .equal(let f, .null): return "(\(try expression(f)) IS NULL)"
+        case .notEqual(let f, .null): return "(\(try expression(f)) IS NOT NULL)"
+        case .equal(let f, let v): return try compare(f, "=", v)
+        case .notEqual(let f, let v): return try compare(f, "IS NOT", v)
+        case .less(let f, let v): return try compare(f, "<", v)
+        case .lessOrEqual(let f, let v): return try compare(f, "<=", v)
+        case .greater(let f, let v): return try compare(f, ">", v)
+        case .greaterOrEqual(let f, let v): return try compare(f, ">=", v)
+        case .oneOf(let f, let values):
+            guard !values.isEmpty else { return "0" }
+            let e = try expression(f)
+            let list = try values.map { try bind($0) }.joined(separator: ", ")
+            return "(\(e) IN (\(list)))"
+        case .contains(let f, let text):
+            let e = try expression(f)
+            arguments += [text]
+            return "(instr(\(e), ?) > 0)"
+        case .and(let parts):
+            guard !parts.isEmpty else { return "1" }
+            return "(" + (try parts.map { try sql(for: $0) }).joined(separator: " AND ") + ")"
+        case .or(let parts):
+            guard !parts.isEmpty else { return "0" }
+            return "(" + (try parts.map { try sql(for: $0) }).joined(separator: " OR ") + ")"
+        case .not(let inner):
+            return "(NOT coalesce(\(try sql(for: inner)), 0))"
+        }
+    }
+
+    private mutating func compare(_ field: String, _ op: String, _ value: JSONValue) throws -> String {
+        let e = try expression(field)
+        if case .null = value { throw OfflineStoreError(.invalidOperation, "only equal/notEqual compare with null") }
+        return "(\(e) \(op) \(try bind(value)))"
+    }
+
+    mutating func orderBy(_ keys: [SortKey]) throws -> String {
+        var parts = try keys.map { "\(try expression($0.field)) \($0.ascending ? "ASC" : "DESC")" }
+        parts.append("id ASC")
+        return parts.joined(separator: ", ")
+    }
+}

@@ -1,0 +1,24 @@
+import GRDB
+
+extension OfflineStoreError {
+    /// Maps an SQLite failure to a typed error; bound values never appear in the message.
+    static func storage(_ error: any Error, while action: String) -> OfflineStoreError {
+        if let own = error as? OfflineStoreError { return own }
+        guard let db = error as? DatabaseError else {
+            return OfflineStoreError(.storage, "\(action) failed", underlying: String(describing: error))
+        }
+        let detail = "SQLite error \(db.extendedResultCode.rawValue): \(db.message ?? "no message")"
+        switch db.resultCode {
+        case .SQLITE_NOTADB:
+            return OfflineStoreError(.notADatabase, "\(action): the file is not an OfflineStore database", underlying: detail)
+        case .SQLITE_CORRUPT:
+            return OfflineStoreError(.corrupted, "\(action): the store file is corrupted", underlying: detail)
+        case .SQLITE_BUSY, .SQLITE_LOCKED:
+            return OfflineStoreError(.locked, "\(action): the store is locked by another writer", underlying: detail)
+        case .SQLITE_FULL:
+            return OfflineStoreError(.storage, "\(action): the disk is full; nothing was written", underlying: detail)
+        default:
+            return OfflineStoreError(.storage, "\(action) failed", underlying: detail)
+        }
+    }
+}

@@ -1,0 +1,54 @@
+import GRDB
+
+/// The store file's tables, created and upgraded by GRDB's migrator.
+enum StoreSchema {
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.execute(sql: """
+                CREATE TABLE collections (
+                    name TEXT PRIMARY KEY NOT NULL,
+                    descriptor TEXT NOT NULL,
+                    cursor TEXT
+                );
+                CREATE TABLE objects (
+                    collection TEXT NOT NULL,
+                    id TEXT NOT NULL,
+                    persistent TEXT,
+                    local TEXT,
+                    dirty INTEGER NOT NULL DEFAULT 0,
+                    base TEXT,
+                    base_version TEXT,
+                    server_version TEXT,
+                    state TEXT NOT NULL,
+                    local_rev INTEGER NOT NULL DEFAULT 0,
+                    doc TEXT GENERATED ALWAYS AS (CASE WHEN dirty THEN local ELSE persistent END) VIRTUAL,
+                    PRIMARY KEY (collection, id)
+                ) WITHOUT ROWID;
+                CREATE INDEX objects_state ON objects(collection, state);
+                CREATE TABLE queue (
+                    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+                    collection TEXT NOT NULL,
+                    object_id TEXT NOT NULL,
+                    kind TEXT NOT NULL,
+                    base_version TEXT,
+                    idempotency_key TEXT NOT NULL,
+                    attempts INTEGER NOT NULL DEFAULT 0,
+                    last_error TEXT,
+                    status INTEGER,
+                    response_body TEXT,
+                    state TEXT NOT NULL,
+                    sent_rev INTEGER,
+                    created_at REAL NOT NULL,
+                    not_before REAL
+                );
+                CREATE INDEX queue_object ON queue(collection, object_id, seq);
+                CREATE TABLE meta (
+                    key TEXT PRIMARY KEY NOT NULL,
+                    value TEXT
+                );
+                """)
+        }
+        return migrator
+    }
+}

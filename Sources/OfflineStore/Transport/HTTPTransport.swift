@@ -1,0 +1,92 @@
+import Foundation
+
+/// Sends one HTTP request; the seam between backends and the network.
+///
+/// `URLSessionTransport` is the real one; tests may use their own.
+public protocol HTTPTransport: Sendable {
+    /// Sends the request and returns the answer, whatever its status.
+    ///
+    /// - Throws: ``TransportError`` when no answer arrived.
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse
+}
+
+/// An HTTP request.
+public struct HTTPRequest: Sendable, Hashable {
+    /// The method, e.g. "PUT".
+    public var method: String
+    /// The full URL.
+    public var url: URL
+    /// Header fields, in order.
+    public var headers: [(String, String)] { get { headerPairs.map { ($0.name, $0.value) } } set { headerPairs = newValue.map { HeaderPair(name: $0.0, value: $0.1) } } }
+    /// The body, if any.
+    public var body: Data?
+    /// How long to wait for the answer.
+    public var timeout: Duration
+
+    private var headerPairs: [HeaderPair]
+
+    /// Creates a request.
+    public init(method: String, url: URL, headers: [(String, String)] = [], body: Data? = nil, timeout: Duration = .seconds(30)) {
+        self.method = method
+        self.url = url
+        self.headerPairs = headers.map { HeaderPair(name: $0.0, value: $0.1) }
+        self.body = body
+        self.timeout = timeout
+    }
+
+    /// The first value of a header, compared without case.
+    public func header(_ name: String) -> String? {
+        headerPairs.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+    }
+
+    private struct HeaderPair: Sendable, Hashable { var name: String; var value: String }
+}
+
+/// An HTTP answer.
+public struct HTTPResponse: Sendable, Hashable {
+    /// The status code.
+    public var status: Int
+    /// Header fields with lowercased names.
+    public var headers: [String: String]
+    /// The body (possibly empty).
+    public var body: Data
+
+    /// Creates a response; header names are lowercased.
+    public init(status: Int, headers: [String: String] = [:], body: Data = Data()) {
+        self.status = status
+        self.headers = Dictionary(headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { a, _ in a })
+        self.body = body
+    }
+
+    /// The value of a header, compared without case.
+    public func header(_ name: String) -> String? { headers[name.lowercased()] }
+}
+
+/// A request that got no HTTP answer.
+public struct TransportError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// Why no answer arrived.
+    public enum Kind: String, Sendable, Hashable {
+        /// The connection could not be made (refused, unreachable, DNS, connect timeout): offline.
+        case cannotConnect
+        /// Connected, but the answer did not arrive in time; the server may have applied the request.
+        case timedOut
+        /// The connection broke after the request was sent; the server may have applied it.
+        case connectionLost
+        /// Anything else (TLS failure, bad URL, cancelled).
+        case other
+    }
+
+    /// Why no answer arrived.
+    public var kind: Kind
+    /// The underlying description.
+    public var message: String
+
+    /// Creates an error.
+    public init(_ kind: Kind, _ message: String) {
+        self.kind = kind
+        self.message = message
+    }
+
+    /// "kind: message".
+    public var description: String { "\(kind.rawValue): \(message)" }
+}
