@@ -10,9 +10,13 @@ extension ObjectStore {
     }
 
     /// Records an edit of `row` in the queue, coalescing into the object's last entry
-    /// when it is pending (not in flight, not failed); otherwise appends a new entry.
+    /// when it is pending and was never sent; otherwise appends a new entry.
+    ///
+    /// An entry that was sent once (in flight, or back to pending after a lost answer)
+    /// may already be applied on the server: it is resent exactly as it was, so the
+    /// server's precondition answer can prove it was our own write.
     static func enqueue(_ db: Database, row: ObjectRow, kind: QueueEntry.Kind, now: Date) throws -> EnqueueResult {
-        if let last = try QueueTable.latest(db, collection: row.collection, id: row.id), last.state == .pending {
+        if let last = try QueueTable.latest(db, collection: row.collection, id: row.id), last.state == .pending, last.attempts == 0 {
             guard let outcome = Coalescing.combine(pending: last.kind, with: kind) else {
                 throw OfflineStoreError(.invalidOperation,
                     "cannot queue \(kind.rawValue) after a pending \(last.kind.rawValue) of \(row.collection)/\(row.id)")

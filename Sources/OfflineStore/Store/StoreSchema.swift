@@ -39,6 +39,7 @@ enum StoreSchema {
                     response_body TEXT,
                     state TEXT NOT NULL,
                     sent_rev INTEGER,
+                    sent_data TEXT,
                     created_at REAL NOT NULL,
                     not_before REAL
                 );

@@ -1,0 +1,109 @@
+import Foundation
+import GRDB
+
+extension ObjectStore {
+    /// Pushes the pending queue to the server in FIFO order, batching where the backend allows.
+    ///
+    /// 2xx: the persistent copy becomes the server's answer and the entry goes (a newer
+    /// local edit made meanwhile stays queued). 409/412: the collection's conflict policy
+    /// decides. Other 4xx: the entry becomes `failed` with status and body, and later edits
+    /// of that object wait. 5xx, timeouts and lost connections keep the entry pending and
+    /// stop the flush.
+    ///
+    /// - Returns: the counts of what was done and what is left.
+    /// - Throws: ``SyncInterrupted`` when the run stopped early (offline, unauthorized,
+    ///   server error); what was done before is kept. ``OfflineStoreError/Code/configuration``
+    ///   without a backend.
+    @discardableResult
+    public func flush() async throws -> SyncReport {
+        let (report, stop) = try await flushLock.withLock { try await runFlush() }
+        if let stop { throw SyncInterrupted(report: report, error: stop) }
+        return report
+    }
+
+    /// Pushes the queue for an immediate write; returns the error that stopped it early.
+    func flushForImmediateWrite() async throws -> OfflineStoreError? {
+        try await flushLock.withLock { try await runFlush() }.1
+    }
+
+    /// The maximum number of times one entry is sent in one flush (conflict resends).
+    static let maximumSendsPerRun = 3
+
+    func runFlush() async throws -> (SyncReport, OfflineStoreError?) {
+        guard let backend else { throw OfflineStoreError(.configuration, "the store has no backend to flush to") }
+        var report = SyncReport()
+        if isForcedOffline {
+            return (try finish(report), OfflineStoreError(.offline, "the store is set offline"))
+        }
+        try write("preparing the queue") { db in try QueueFolding.prepareForFlush(db) }
+        let maxBatch: Int
+        do { maxBatch = try await backend.capabilities().maxBatchSize } catch {
+            return (try finish(report), OfflineStoreError.sync(error))
+        }
+        var sends: [Int64: Int] = [:]
+        var prepared = Set<String>()
+        while true {
+            let candidates = try read("reading the queue") { db in try QueueFolding.candidates(db) }
+            let exhausted = Set(sends.filter { $0.value >= ObjectStore.maximumSendsPerRun }.keys)
+            let batch = FlushPlan.nextBatch(candidates, maxSize: maxBatch, skipping: exhausted)
+            guard let collection = batch.first?.collection else { break }
+            let policy = (try? descriptor(of: collection).conflictPolicy) ?? .preserveConflict
+            do {
+                if !prepared.contains(collection) {
+                    try await backend.prepare(collection: collection)
+                    prepared.insert(collection)
+                }
+            } catch { return (try finish(report), OfflineStoreError.sync(error)) }
+
+            let sent = try write("marking entries in flight") { db in try InFlight.mark(batch, in: db) }
+            for s in sent { sends[s.entry.seq, default: 0] += 1 }
+            let outcomes: [PushOutcome]
+            do {
+                outcomes = try await backend.push(sent.map(\.operation), collection: collection)
+                guard outcomes.count == sent.count else {
+                    throw OfflineStoreError(.badResponse, "the backend answered \(outcomes.count) outcomes for \(sent.count) operations")
+                }
+            } catch {
+                let stop = OfflineStoreError.sync(error)
+                try write("returning entries to the queue") { db in
+                    for s in sent { try InFlight.release(s.entry.seq, error: stop, notBefore: nil, in: db) }
+                }
+                return (try finish(report), stop)
+            }
+            var stop: OfflineStoreError?
+            try write("applying the server's answers") { db in
+                for (s, outcome) in zip(sent, outcomes) {
+                    if let retry = try applyPushOutcome(outcome, of: s, policy: policy, report: &report, in: db) { stop = retry }
+                }
+            }
+            if let stop { return (try finish(report), stop) }
+        }
+        return (try finish(report), nil)
+    }
+
+    /// Fills the report's "left" counts from the store.
+    func finish(_ report: SyncReport) throws -> SyncReport {
+        var report = report
+        try read("counting what is left") { db in
+            report.conflicts = try Int.fetchOne(db, sql: "SELECT count(*) FROM objects WHERE state = 'conflicted'") ?? 0
+            report.failed = try Int.fetchOne(db, sql: "SELECT count(*) FROM queue WHERE state = 'failed'") ?? 0
+            report.pending = try Int.fetchOne(db, sql: "SELECT count(*) FROM queue WHERE state != 'failed'") ?? 0
+        }
+        return report
+    }
+}
+
+extension OfflineStoreError {
+    /// Any error met while talking to the server, as a typed error.
+    static func sync(_ error: any Error) -> OfflineStoreError {
+        if let e = error as? OfflineStoreError { return e }
+        if let t = error as? TransportError {
+            switch t.kind {
+            case .cannotConnect: return OfflineStoreError(.offline, "the server cannot be reached", underlying: t.message)
+            case .timedOut, .connectionLost: return OfflineStoreError(.timeout, "the server did not answer in time", underlying: t.message)
+            case .other: return OfflineStoreError(.server, "the request failed", underlying: t.message)
+            }
+        }
+        return OfflineStoreError(.server, "the sync failed", underlying: String(describing: error))
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+import GRDB
+
+extension ObjectStore {
+    /// Applies the server's answer to one sent entry, inside the caller's transaction.
+    /// Returns an error when the answer says to stop the flush (retry later).
+    func applyPushOutcome(_ outcome: PushOutcome, of sent: SentEntry, policy: ConflictPolicy,
+                          report: inout SyncReport, in db: Database) throws -> OfflineStoreError? {
+        let entry = sent.entry
+        guard var row = try ObjectRow.fetch(db, collection: entry.collection, id: entry.objectID) else {
+            try QueueTable.remove(db, seq: entry.seq)
+            return nil
+        }
+        switch outcome {
+        case .applied(let record, let version):
+            try applied(record: record, version: version, sent: sent, row: &row, db: db)
+            report.pushed += 1
+        case .conflict(let server, let version):
+            // A retried write the server already applied comes back as a conflict whose
+            // server copy is what we sent: it was our own write.
+            if server == sent.operation.data {
+                try applied(record: server, version: version, sent: sent, row: &row, db: db)
+                report.pushed += 1
+                return nil
+            }
+            try db.execute(sql: "UPDATE queue SET state = 'pending' WHERE seq = ?", arguments: [entry.seq])
+            row.persistent = server
+            row.serverVersion = version
+            report.conflictsDetected += 1
+            if try settleConflict(db, row: row, policy: policy) { report.conflictsResolved += 1 }
+        case .rejected(let status, let body):
+            try db.execute(sql: """
+                UPDATE queue SET state = 'failed', status = ?, response_body = ?, last_error = ? WHERE seq = ?
+                """, arguments: [status, body, "the server rejected the \(entry.kind.rawValue) (HTTP \(status))", entry.seq])
+            row.state = .failed
+            try row.save(db)
+        case .retry(let status, let message, let retryAfter):
+            let error = OfflineStoreError(.server, message, status: status, retryAfter: retryAfter)
+            let wait = retryAfter ?? RetryBackoff.delay(afterAttempt: entry.attempts + 1)
+            try InFlight.release(entry.seq, error: error, notBefore: configuration.now().addingTimeInterval(wait.timeInterval), in: db)
+            return error
+        }
+        return nil
+    }
+
+    /// The server applied the entry: its answer becomes the persistent copy; a newer
+    /// local edit made while the entry was in flight stays, rebased on the new version.
+    private func applied(record: JSONValue?, version: String?, sent: SentEntry, row: inout ObjectRow, db: Database) throws {
+        let entry = sent.entry
+        try QueueTable.remove(db, seq: entry.seq)
+        let remaining = try QueueTable.entries(db, collection: entry.collection, id: entry.objectID)
+        if entry.kind == .delete {
+            row.persistent = nil
+        } else {
+            row.persistent = record ?? sent.operation.data
+        }
+        row.serverVersion = version
+        if row.localRev == sent.sentRev && remaining.isEmpty {
+            if row.persistent == nil { try row.delete(db); return }
+            row.state = .synced
+            row.clearLocalEdit()
+        } else {
+            row.base = row.persistent
+            row.baseVersion = version
+            try QueueTable.rebase(db, collection: entry.collection, id: entry.objectID, onto: version)
+            if row.state != .failed { row.state = .synced }
+            row.deriveState()
+        }
+        try row.save(db)
+    }
+}
+
+/// Exponential backoff with a cap, for entries the server asked to retry.
+enum RetryBackoff {
+    /// 1 s, 2 s, 4 s … capped at 5 minutes.
+    static func delay(afterAttempt attempt: Int) -> Duration {
+        let seconds = min(300.0, pow(2.0, Double(max(0, attempt - 1))))
+        return .milliseconds(Int64(seconds * 1000))
+    }
+}
+
+extension Duration {
+    /// The duration in seconds as a `TimeInterval`.
+    var timeInterval: TimeInterval {
+        TimeInterval(components.seconds) + TimeInterval(components.attoseconds) / 1e18
+    }
+}

@@ -1,0 +1,109 @@
+import Foundation
+import GRDB
+
+extension ObjectStore {
+    /// How many changes one refresh transaction applies.
+    static let refreshChunkSize = 500
+
+    /// Pulls the server's changes of every synced collection (or the named ones) since
+    /// their stored cursors, page by page, in chunked transactions.
+    ///
+    /// A cursor advances only with the page it belongs to, in the same transaction as
+    /// its last change. Tombstones delete. An incoming change to an object with a local
+    /// edit based on another version is a conflict, settled by the collection's policy.
+    ///
+    /// - Parameters:
+    ///   - collections: the collections to pull; nil for every collection that is not local-only.
+    ///   - full: ignore the stored cursors and read everything (first sync, repair).
+    /// - Throws: ``SyncInterrupted`` when the run stopped early; what was applied stays applied.
+    @discardableResult
+    public func refresh(collections: [String]? = nil, full: Bool = false) async throws -> SyncReport {
+        let (report, stop) = try await flushLock.withLock { try await runRefresh(collections: collections, full: full) }
+        if let stop { throw SyncInterrupted(report: report, error: stop) }
+        try markSynced()
+        return report
+    }
+
+    func runRefresh(collections names: [String]?, full: Bool) async throws -> (SyncReport, OfflineStoreError?) {
+        guard let backend else { throw OfflineStoreError(.configuration, "the store has no backend to refresh from") }
+        var report = SyncReport()
+        if isForcedOffline { return (try finish(report), OfflineStoreError(.offline, "the store is set offline")) }
+        let targets = try (names?.map { try descriptor(of: $0) } ?? collections()).filter { !$0.isLocalOnly }
+        for collection in targets {
+            do {
+                try await backend.prepare(collection: collection.name)
+                var cursor = full ? nil : try storedCursor(of: collection.name)
+                var continuation: PullContinuation?
+                repeat {
+                    let page = try await backend.pull(collection: collection.name, since: cursor, continuing: continuation)
+                    try apply(page, to: collection, report: &report)
+                    if let c = page.cursor, page.next == nil { cursor = c }
+                    continuation = page.next
+                } while continuation != nil
+            } catch {
+                return (try finish(report), OfflineStoreError.sync(error))
+            }
+        }
+        return (try finish(report), nil)
+    }
+
+    /// The stored pull cursor of a collection.
+    func storedCursor(of collection: String) throws -> String? {
+        try read("reading the cursor of \(collection)") { db in
+            try String.fetchOne(db, sql: "SELECT cursor FROM collections WHERE name = ?", arguments: [collection])
+        }
+    }
+
+    /// Applies one page in chunks; the page's cursor is stored with its last chunk.
+    private func apply(_ page: PullPage, to collection: CollectionDescriptor, report: inout SyncReport) throws {
+        var start = 0
+        repeat {
+            let end = min(page.changes.count, start + ObjectStore.refreshChunkSize)
+            let chunk = page.changes[start..<end]
+            let isLast = end == page.changes.count
+            var chunkReport = SyncReport()
+            try write("applying changes of \(collection.name)") { db in
+                for change in chunk { try applyRemoteChange(change, to: collection, report: &chunkReport, in: db) }
+                if isLast, let cursor = page.cursor {
+                    try db.execute(sql: "UPDATE collections SET cursor = ? WHERE name = ?", arguments: [cursor, collection.name])
+                }
+            }
+            report.pulled += chunkReport.pulled
+            report.conflictsDetected += chunkReport.conflictsDetected
+            report.conflictsResolved += chunkReport.conflictsResolved
+            start = end
+        } while start < page.changes.count
+    }
+
+    /// Applies one server change to the local store.
+    func applyRemoteChange(_ change: RemoteChange, to collection: CollectionDescriptor,
+                           report: inout SyncReport, in db: Database) throws {
+        let record = try change.record.map { JSONValue.object(try ObjectValidation.members(of: $0, id: change.id)) }
+        guard var row = try ObjectRow.fetch(db, collection: collection.name, id: change.id) else {
+            guard let record else { return }  // a tombstone of an object we never had
+            var row = ObjectRow(collection: collection.name, id: change.id)
+            row.persistent = record
+            row.serverVersion = change.version
+            try row.save(db)
+            report.pulled += 1
+            return
+        }
+        // Changes already known (look-back re-reads, our own writes) change nothing.
+        if row.serverVersion == change.version { return }
+        let hasLocalEdit = row.dirty || row.state == .conflicted || row.state == .failed
+        if hasLocalEdit, change.version == row.baseVersion { return }
+        row.persistent = record
+        row.serverVersion = change.version
+        report.pulled += 1
+        guard hasLocalEdit else {
+            if record == nil { try row.delete(db) } else { try row.save(db) }
+            return
+        }
+        if row.state == .conflicted || row.state == .failed {
+            try row.save(db)
+            return
+        }
+        report.conflictsDetected += 1
+        if try settleConflict(db, row: row, policy: collection.conflictPolicy) { report.conflictsResolved += 1 }
+    }
+}

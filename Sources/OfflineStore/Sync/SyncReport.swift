@@ -1,0 +1,44 @@
+import Foundation
+
+/// What a `flush`, `refresh` or `sync` did, and what is left.
+public struct SyncReport: Sendable, Hashable, Codable {
+    /// Queue entries the server applied (including own writes recognised after a lost answer).
+    public var pushed = 0
+    /// Server changes applied locally (changes already known are not counted).
+    public var pulled = 0
+    /// Conflicts met during this run (settled by policy or preserved).
+    public var conflictsDetected = 0
+    /// Conflicts settled automatically by the collection's conflict policy.
+    public var conflictsResolved = 0
+    /// Objects left in the ``SyncState/conflicted`` state, store-wide, at the end.
+    public var conflicts = 0
+    /// Failed queue entries waiting for the app, store-wide, at the end.
+    public var failed = 0
+    /// Queue entries still pending, store-wide, at the end.
+    public var pending = 0
+
+    /// Creates an empty report.
+    public init() {}
+
+    /// Adds another report's counts of work done; the "left" counts are taken from `other`.
+    mutating func absorb(_ other: SyncReport) {
+        pushed += other.pushed
+        pulled += other.pulled
+        conflictsDetected += other.conflictsDetected
+        conflictsResolved += other.conflictsResolved
+        conflicts = other.conflicts
+        failed = other.failed
+        pending = other.pending
+    }
+}
+
+/// A sync run that stopped early: what it did before it stopped, and why it stopped.
+public struct SyncInterrupted: Error, Sendable, CustomStringConvertible {
+    /// The work done before the run stopped; everything done is persisted.
+    public let report: SyncReport
+    /// Why it stopped (offline, unauthorized, server error, timeout…).
+    public let error: OfflineStoreError
+
+    /// The reason in words.
+    public var description: String { "sync stopped early: \(error)" }
+}
