@@ -71,7 +71,7 @@ extension InMemoryBackend {
         case .rejectOperation(_, let status, let body):
             return .rejected(status: status, body: body)
         case .conflictOnce:
-            state.collections[collection, default: StoredCollection()].touch(id: operation.id, now: now)
+            state.modify(collection) { $0.touch(id: operation.id, now: now) }
             return nil
         default:
             return nil

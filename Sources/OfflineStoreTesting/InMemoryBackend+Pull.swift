@@ -6,7 +6,7 @@ extension InMemoryBackend {
     /// The first page takes the collection timestamp as the pull's upper bound; later pages
     /// (through ``PullPage/next``) stay under it, so a record changed during the pull is returned
     /// by the next pull instead. An intermediate page's cursor is its last version; the last
-    /// page's cursor is the bound (the collection timestamp, "0" for a never-written collection).
+    /// page's cursor is the bound (the collection timestamp, "0" on a fresh server).
     ///
     /// - Throws: ``OfflineStoreError`` `invalidID` for a collection name Kinto refuses;
     ///   `server` with status 400 for a cursor that is not a number, 404 for a collection not
@@ -31,10 +31,11 @@ extension InMemoryBackend {
         let pageSize = configuration.pageSize
         let announcesTotal = configuration.announcesTotal
         return try state.withLock { s in
-            guard let stored = s.collections[collection] ?? (requiresPrepared ? nil : StoredCollection()) else {
+            guard !requiresPrepared || s.collections[collection] != nil else {
                 throw OfflineStoreError(.server, "the collection \(collection) does not exist", status: 404,
                                         body: KintoRules.missingCollectionBody(collection))
             }
+            let stored = s.collection(collection)
             let position = token ?? PullToken(collection: collection, since: since, after: since, bound: stored.timestamp)
             let remaining = stored.changes(after: position.after, upTo: position.bound)
             let page = remaining.prefix(pageSize)

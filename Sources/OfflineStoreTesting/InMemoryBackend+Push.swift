@@ -47,7 +47,7 @@ extension InMemoryBackend {
                 if let rejection = Self.playOperationFault(for: operation, in: &s, collection: collection, now: now) {
                     return rejection
                 }
-                return s.collections[collection, default: StoredCollection()].apply(operation, now: now)
+                return s.modify(collection) { $0.apply(operation, now: now) }
             }
         }
     }

@@ -23,9 +23,9 @@ extension InMemoryBackend {
         }
     }
 
-    /// The collection timestamp (Kinto's collection ETag): the last version given, "0" before any write.
+    /// The collection timestamp (Kinto's collection ETag): its last version given, "0" on a fresh server.
     public func collectionTimestamp(collection: String) -> String {
-        state.withLock { s in String(s.collections[collection]?.timestamp ?? 0) }
+        state.withLock { s in String(s.collection(collection).timestamp) }
     }
 
     /// Creates or replaces a record as another client would (no precondition); returns its new version.
@@ -38,7 +38,7 @@ extension InMemoryBackend {
         precondition(data["id"] == nil || data["id"] == .string(id), "the record's id is not \"\(id)\"")
         let now = nowMilliseconds()
         return state.withLock { s in
-            String(s.collections[collection, default: StoredCollection()].write(id: id, data: data, now: now))
+            String(s.modify(collection) { $0.write(id: id, data: data, now: now) })
         }
     }
 
@@ -51,9 +51,9 @@ extension InMemoryBackend {
         }
     }
 
-    /// Erases every collection, record and tombstone, as a server that lost its data;
-    /// faults, hook and request log stay.
+    /// Erases every collection, record and tombstone, as a server that lost its data; later
+    /// versions stay above every earlier one; faults, hook and request log stay.
     public func wipe() {
-        state.withLock { $0.collections.removeAll() }
+        state.withLock { $0.wipe() }
     }
 }

@@ -94,7 +94,7 @@ public final class InMemoryBackend: Backend, Sendable {
         state.withLock { $0.log.append(.prepare(collection: collection)) }
         try validate(id: collection)
         state.withLock { s in
-            if s.collections[collection] == nil { s.collections[collection] = StoredCollection() }
+            s.modify(collection) { _ in }
         }
     }
 

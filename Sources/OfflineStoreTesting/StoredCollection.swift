@@ -13,7 +13,10 @@ struct StoredCollection: Sendable {
     /// Records and tombstones by id.
     var records: [String: StoredRecord] = [:]
     /// The timestamp of the last write (Kinto's collection ETag); 0 before the first write.
-    private(set) var timestamp: Int64 = 0
+    private(set) var timestamp: Int64
+
+    /// Creates an empty collection whose writes get versions above `floor`.
+    init(floor: Int64 = 0) { timestamp = floor }
 
     /// Gives a write a timestamp greater than every earlier one of this collection.
     mutating func nextTimestamp(now: Int64) -> Int64 {
