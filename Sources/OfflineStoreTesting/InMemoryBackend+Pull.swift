@@ -1,0 +1,64 @@
+import OfflineStore
+
+extension InMemoryBackend {
+    /// Returns one page of changes (tombstones included) with `since < version`, oldest first.
+    ///
+    /// The first page takes the collection timestamp as the pull's upper bound; later pages
+    /// (through ``PullPage/next``) stay under it, so a record changed during the pull is returned
+    /// by the next pull instead. An intermediate page's cursor is its last version; the last
+    /// page's cursor is the bound (the collection timestamp, "0" on a fresh server).
+    ///
+    /// - Throws: ``OfflineStoreError`` `invalidID` for a collection name Kinto refuses;
+    ///   `server` with status 400 for a cursor that is not a number, 404 for a collection not
+    ///   prepared when ``Configuration/requiresPreparedCollections``; `invalidOperation` for a
+    ///   continuation of another backend or collection; the error of an injected fault.
+    public func pull(collection: String, since cursor: String?, continuing: PullContinuation?) async throws -> PullPage {
+        let fault = state.withLock { s in
+            s.log.append(.pull(collection: collection, since: cursor, continuing: continuing))
+            return s.faults.takeCallFault(for: .pull)
+        }
+        _ = try await play(fault, on: .pull)
+        try validate(id: collection)
+        var token: PullToken?
+        if let continuing {
+            guard let decoded = PullToken(continuing), decoded.collection == collection else {
+                throw OfflineStoreError(.invalidOperation, "the continuation does not belong to a pull of \(collection)")
+            }
+            token = decoded
+        }
+        let since = try token?.since ?? Self.parse(cursor: cursor)
+        let requiresPrepared = configuration.requiresPreparedCollections
+        let pageSize = configuration.pageSize
+        let announcesTotal = configuration.announcesTotal
+        return try state.withLock { s in
+            guard !requiresPrepared || s.collections[collection] != nil else {
+                throw OfflineStoreError(.server, "the collection \(collection) does not exist", status: 404,
+                                        body: KintoRules.missingCollectionBody(collection))
+            }
+            let stored = s.collection(collection)
+            let position = token ?? PullToken(collection: collection, since: since, after: since, bound: stored.timestamp)
+            let remaining = stored.changes(after: position.after, upTo: position.bound)
+            let page = remaining.prefix(pageSize)
+            let changes = page.map { RemoteChange(id: $0.id, record: $0.record.data, version: String($0.record.lastModified)) }
+            let total = announcesTotal ? stored.changes(after: position.since, upTo: position.bound).count : nil
+            guard remaining.count > pageSize, let last = page.last?.record.lastModified else {
+                return PullPage(changes: changes, cursor: String(position.bound), next: nil, total: total)
+            }
+            var next = position
+            next.after = last
+            return PullPage(changes: changes, cursor: String(last), next: next.continuation, total: total)
+        }
+    }
+
+    /// Reads a cursor as Kinto reads `_since` (quotes allowed); nil means everything.
+    private static func parse(cursor: String?) throws -> Int64 {
+        guard let cursor else { return Int64.min }
+        let trimmed = cursor.hasPrefix("\"") && cursor.hasSuffix("\"") && cursor.count >= 2
+            ? String(cursor.dropFirst().dropLast()) : cursor
+        guard let value = Int64(trimmed) else {
+            throw OfflineStoreError(.server, "the cursor \"\(cursor.prefix(40))\" is not a number", status: 400,
+                                    body: KintoRules.invalidParameters("_since in querystring: \"\(cursor)\" is not a number"))
+        }
+        return value
+    }
+}
