@@ -1,0 +1,123 @@
+import Foundation
+import OfflineStore
+import OfflineStoreTesting
+import Synchronization
+
+/// The backends the scenario suite runs against.
+enum BackendKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case memory, kinto
+    var testDescription: String { rawValue }
+}
+
+/// A server for one scenario: the backend a store uses, and "another client" that
+/// edits the server directly, plus fault injection.
+protocol SyncHarness: Sendable {
+    var backend: any Backend { get }
+    func serverPut(_ collection: String, _ id: String, _ record: JSONValue) async throws
+    func serverDelete(_ collection: String, _ id: String) async throws
+    func serverGet(_ collection: String, _ id: String) async throws -> JSONValue?
+    func serverAll(_ collection: String) async throws -> [String: JSONValue]
+    /// Record writes (each batch sub-request counts) the server received so far.
+    var writeCount: Int { get }
+    func failNextPush(status: Int)
+    func loseNextPushResponse()
+    func beforeNextPush(_ hook: @escaping @Sendable () async -> Void)
+    func beforeSecondPage(_ hook: @escaping @Sendable () async -> Void)
+}
+
+extension SyncHarness {
+    /// A new store in a temporary directory, talking to this harness's backend.
+    func makeStore(writeMode: WriteMode = .deferred, policy: ConflictPolicy = .preserveConflict,
+                   updatePolicy: UpdatePolicy = .queueIfOffline) throws -> (ObjectStore, TemporaryDirectory) {
+        let dir = try TemporaryDirectory()
+        var configuration = ObjectStore.Configuration()
+        configuration.writeMode = writeMode
+        configuration.updatePolicy = updatePolicy
+        let store = try ObjectStore(path: dir.path("store.sqlite"), configuration: configuration, backend: backend)
+        try store.register(CollectionDescriptor("todos", conflictPolicy: policy))
+        return (store, dir)
+    }
+}
+
+enum Harness {
+    static func make(_ kind: BackendKind, pageSize: Int = 100) async throws -> any SyncHarness {
+        switch kind {
+        case .memory: MemoryHarness(pageSize: pageSize)
+        case .kinto: try KintoHarness(pageSize: pageSize)
+        }
+    }
+}
+
+/// A directory removed when the value is released.
+final class TemporaryDirectory: Sendable {
+    let url: URL
+    init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("offline-store-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
+    deinit { try? FileManager.default.removeItem(at: url) }
+}
+
+struct MemoryHarness: SyncHarness {
+    let memory: InMemoryBackend
+    let hooked: PageHookBackend
+    var backend: any Backend { hooked }
+
+    init(pageSize: Int) {
+        memory = InMemoryBackend(pageSize: pageSize)
+        hooked = PageHookBackend(base: memory)
+    }
+
+    func serverPut(_ collection: String, _ id: String, _ record: JSONValue) async throws {
+        memory.put(collection: collection, id: id, record: record.settingID(id))
+    }
+    func serverDelete(_ collection: String, _ id: String) async throws { memory.delete(collection: collection, id: id) }
+    func serverGet(_ collection: String, _ id: String) async throws -> JSONValue? {
+        memory.serverRecord(collection: collection, id: id)?.record
+    }
+    func serverAll(_ collection: String) async throws -> [String: JSONValue] { memory.allRecords(collection: collection) }
+    var writeCount: Int { memory.writeCount }
+    func failNextPush(status: Int) { memory.inject(.status(status).only(.push)) }
+    func loseNextPushResponse() { memory.inject(.appliedButResponseLost.only(.push)) }
+    func beforeNextPush(_ hook: @escaping @Sendable () async -> Void) {
+        let once = OnceFlag()
+        memory.onPush = { _ in if once.take() { await hook() } }
+    }
+    func beforeSecondPage(_ hook: @escaping @Sendable () async -> Void) {
+        hooked.beforeNextPage(hook)
+    }
+}
+
+extension JSONValue {
+    func settingID(_ id: String) -> JSONValue {
+        guard case .object(var o) = self else { return self }
+        o["id"] = .string(id)
+        return .object(o)
+    }
+}
+
+/// Delegates to a backend, running a hook before the next continued page of a pull.
+final class PageHookBackend: Backend {
+    let base: any Backend
+    private let hooks = Mutex<[@Sendable () async -> Void]>([])
+    init(base: any Backend) { self.base = base }
+    func beforeNextPage(_ hook: @escaping @Sendable () async -> Void) { hooks.withLock { $0.append(hook) } }
+    func validate(id: String) throws { try base.validate(id: id) }
+    func capabilities() async throws -> BackendCapabilities { try await base.capabilities() }
+    func prepare(collection: String) async throws { try await base.prepare(collection: collection) }
+    func push(_ operations: [PushOperation], collection: String) async throws -> [PushOutcome] {
+        try await base.push(operations, collection: collection)
+    }
+    func pull(collection: String, since cursor: String?, continuing: PullContinuation?) async throws -> PullPage {
+        if continuing != nil, let hook = hooks.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) { await hook() }
+        return try await base.pull(collection: collection, since: cursor, continuing: continuing)
+    }
+    func ping() async throws { try await base.ping() }
+}
+
+/// True the first time only.
+final class OnceFlag: Sendable {
+    private let used = Mutex(false)
+    func take() -> Bool { used.withLock { u in defer { u = true }; return !u } }
+}
