@@ -139,7 +139,7 @@ public struct ObjectCollection: Sendable {
     @discardableResult
     public func destroyAll(where condition: Condition? = nil, policy: UpdatePolicy? = nil) async throws -> Int {
         let ids = try objects(where: condition).map(\.id)
-        try await store.transaction { tx in
+        try await store.transaction(policy: policy) { tx in
             for id in ids { try tx.destroy(id, in: name) }
         }
         return ids.count
