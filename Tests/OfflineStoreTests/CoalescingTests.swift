@@ -36,7 +36,7 @@ struct CoalescingTests {
     // MARK: Through the public API
 
     @Test func createThenUpdateStaysACreate() async throws {
-        try await withTemporaryStore(collections: Self.collections) { store in
+        try await withTemporaryStore(collections: Self.collections) { store async throws in
             let todos = store.collection("todos")
             try await todos.create(["id": "a", "title": "one", "n": 1])
             try await todos.patch("a", ["n": 2])
@@ -56,7 +56,7 @@ struct CoalescingTests {
     }
 
     @Test func createThenDeleteLeavesNothing() async throws {
-        try await withTemporaryStore(collections: Self.collections) { store in
+        try await withTemporaryStore(collections: Self.collections) { store async throws in
             let todos = store.collection("todos")
             try await todos.create(["id": "keep"])
             try await todos.create(["id": "a", "n": 1])
@@ -77,7 +77,7 @@ struct CoalescingTests {
     }
 
     @Test func updateThenUpdateStaysOneUpdate() async throws {
-        try await withTemporaryStore(collections: Self.collections) { store in
+        try await withTemporaryStore(collections: Self.collections) { store async throws in
             let todos = store.collection("todos")
             try store.seedSynced("todos", ["id": "a", "title": "server", "n": 0], version: "v7")
             try await todos.patch("a", ["n": 1])
@@ -99,7 +99,7 @@ struct CoalescingTests {
     }
 
     @Test func updateThenDeleteBecomesADelete() async throws {
-        try await withTemporaryStore(collections: Self.collections) { store in
+        try await withTemporaryStore(collections: Self.collections) { store async throws in
             let todos = store.collection("todos")
             try store.seedSynced("todos", ["id": "a", "n": 0], version: "v2")
             try await todos.patch("a", ["n": 1])
@@ -119,7 +119,7 @@ struct CoalescingTests {
     }
 
     @Test func deleteThenCreateBecomesAnUpdate() async throws {
-        try await withTemporaryStore(collections: Self.collections) { store in
+        try await withTemporaryStore(collections: Self.collections) { store async throws in
             let todos = store.collection("todos")
             try store.seedSynced("todos", ["id": "a", "n": 0], version: "v3")
             try await todos.destroy("a")
@@ -138,7 +138,7 @@ struct CoalescingTests {
     }
 
     @Test func saveOverATombstoneAlsoBecomesAnUpdate() async throws {
-        try await withTemporaryStore(collections: Self.collections) { store in
+        try await withTemporaryStore(collections: Self.collections) { store async throws in
             let todos = store.collection("todos")
             try store.seedSynced("todos", ["id": "a", "n": 0])
             try await todos.destroy("a")
@@ -153,7 +153,7 @@ struct CoalescingTests {
     }
 
     @Test func coalescingKeepsTheEntrysPlaceInTheQueue() async throws {
-        try await withTemporaryStore(collections: Self.collections) { store in
+        try await withTemporaryStore(collections: Self.collections) { store async throws in
             let todos = store.collection("todos")
             let notes = store.collection("notes")
             try store.seedSynced("todos", ["id": "s", "n": 0])
@@ -176,7 +176,7 @@ struct CoalescingTests {
     }
 
     @Test func queueIsFIFOAcrossCollections() async throws {
-        try await withTemporaryStore(collections: Self.collections) { store in
+        try await withTemporaryStore(collections: Self.collections) { store async throws in
             var expected: [(String, String)] = []
             for i in 0..<20 {
                 let collection = i % 3 == 0 ? "notes" : "todos"
@@ -198,7 +198,7 @@ struct CoalescingTests {
     // MARK: Entries that are not pending are never coalesced into
 
     @Test func anEditWhileInFlightAppendsANewEntry() async throws {
-        try await withTemporaryStore(collections: Self.collections) { store in
+        try await withTemporaryStore(collections: Self.collections) { store async throws in
             let todos = store.collection("todos")
             try await todos.create(["id": "a", "n": 1])
             try await todos.create(["id": "b"])
@@ -231,7 +231,7 @@ struct CoalescingTests {
     }
 
     @Test func aDeleteWhileACreateIsInFlightIsQueued() async throws {
-        try await withTemporaryStore(collections: Self.collections) { store in
+        try await withTemporaryStore(collections: Self.collections) { store async throws in
             let todos = store.collection("todos")
             try await todos.create(["id": "a"])
             try store.setQueueState(.inFlight, seq: try store.onlyEntry("todos", "a").seq)
@@ -243,7 +243,7 @@ struct CoalescingTests {
     }
 
     @Test func anEditAfterAFailedEntryAppendsANewEntry() async throws {
-        try await withTemporaryStore(collections: Self.collections) { store in
+        try await withTemporaryStore(collections: Self.collections) { store async throws in
             let todos = store.collection("todos")
             try store.seedSynced("todos", ["id": "a", "n": 0], version: "v1")
             try await todos.patch("a", ["n": 1])
@@ -262,7 +262,7 @@ struct CoalescingTests {
     }
 
     @Test func aFailedCreateIsNotCancelledByADelete() async throws {
-        try await withTemporaryStore(collections: Self.collections) { store in
+        try await withTemporaryStore(collections: Self.collections) { store async throws in
             let todos = store.collection("todos")
             try await todos.create(["id": "a"])
             try store.setQueueState(.failed, seq: try store.onlyEntry("todos", "a").seq)
