@@ -21,8 +21,11 @@ struct QueryBuilder {
             guard !segment.isEmpty else {
                 throw OfflineStoreError(.invalidFieldPath, "field path '\(field)' has an empty segment")
             }
-            guard !segment.unicodeScalars.contains(where: { $0 == "\"" || $0.value < 0x20 || $0.value == 0x7F }) else {
-                throw OfflineStoreError(.invalidFieldPath, "field path '\(field)' contains a quote or control character")
+            // SQLite reads a quoted path label up to the next quote, and some versions (3.40
+            // does) compare the label with the key's stored JSON text, escapes included: a key
+            // with a backslash would silently match nothing. Both are refused.
+            guard !segment.unicodeScalars.contains(where: { $0 == "\"" || $0 == "\\" || $0.value < 0x20 || $0.value == 0x7F }) else {
+                throw OfflineStoreError(.invalidFieldPath, "field path '\(field)' contains a quote, backslash or control character")
             }
             path += ".\"\(segment)\""
         }
