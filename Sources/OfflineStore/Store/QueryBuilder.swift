@@ -92,6 +92,34 @@ struct QueryBuilder {
         return "(\(e) \(op) \(try bind(value)))"
     }
 
+    /// `INDEXED BY` naming a declared field index that a top-level comparison of the
+    /// condition can use, or "".
+    ///
+    /// Without ANALYZE statistics, SQLite's planner prefers the primary key's `collection`
+    /// prefix to a field index on (collection, field), so declared indexes would never be used.
+    func indexHint(for condition: Condition?) -> String {
+        guard let condition, let field = indexableField(in: condition) else { return "" }
+        return " INDEXED BY \(FieldIndex.quotedName(for: field))"
+    }
+
+    private func indexableField(in condition: Condition) -> String? {
+        switch condition {
+        case .equal(let f, let v), .less(let f, let v), .lessOrEqual(let f, let v),
+             .greater(let f, let v), .greaterOrEqual(let f, let v):
+            return v == .null ? nil : indexedField(f)
+        case .oneOf(let f, let values):
+            return values.isEmpty ? nil : indexedField(f)
+        case .and(let parts):
+            return parts.lazy.compactMap { indexableField(in: $0) }.first
+        default:
+            return nil
+        }
+    }
+
+    private func indexedField(_ field: String) -> String? {
+        collection.fields?.first { $0.name == field && $0.isIndexed }?.name
+    }
+
     mutating func orderBy(_ keys: [SortKey]) throws -> String {
         var parts = try keys.map { "\(try expression($0.field)) \($0.ascending ? "ASC" : "DESC")" }
         parts.append("id ASC")
