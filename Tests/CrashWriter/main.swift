@@ -1,1 +1,104 @@
-print("hi")
+// crash-writer: makes edits to a store until it is killed, for ObjectStoreCrashTests.
+//
+// Usage: crash-writer <store-path> <seed> <first-value> [<max-edits>]
+//
+// Opens (or creates) the store, registers the collection "items" and loops over
+// edits of the ids item-0 … item-11: create, patch, save (replace), destroy, and
+// transactions patching two objects. Every object is
+// `{"id": …, "counter": <value of its last write>, "created": <value of its last create or save>}`;
+// edit number n writes the value first-value + n.
+//
+// Around each edit it writes one line to standard output, unbuffered:
+//
+//     intent <n> <op> <ids> <value>     before the edit call
+//     ack <n> <op> <ids> <value>        after the call returned (the edit is acknowledged)
+//
+// where <ids> is one id or two ids joined by a comma (for op "tx"). The test kills the
+// process with SIGKILL at a point it picks by counting these lines, then checks that the
+// store holds every acknowledged edit. Exit status: 0 after max-edits edits, 1 when an
+// edit fails (the message goes to standard error), 64 for bad arguments.
+
+import Foundation
+import OfflineStore
+
+/// SplitMix64: a small deterministic generator, so a run can be replayed from its seed.
+struct SeededGenerator: RandomNumberGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+func say(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}
+
+func fail(_ message: String, status: Int32 = 1) -> Never {
+    FileHandle.standardError.write(Data(("crash-writer: " + message + "\n").utf8))
+    exit(status)
+}
+
+let arguments = CommandLine.arguments
+guard arguments.count >= 4, let seed = UInt64(arguments[2]), let firstValue = Int64(arguments[3]) else {
+    fail("usage: crash-writer <store-path> <seed> <first-value> [<max-edits>]", status: 64)
+}
+let maxEdits = arguments.count > 4 ? Int64(arguments[4]) ?? 100_000 : 100_000
+let ids = (0..<12).map { "item-\($0)" }
+
+do {
+    let store = try ObjectStore(path: arguments[1])
+    try store.register(CollectionDescriptor("items"))
+    let items = store.collection("items")
+    var exists: [String: Bool] = [:]
+    for id in ids { exists[id] = try items.find(id) != nil }
+    var random = SeededGenerator(state: seed)
+
+    for n in 0..<maxEdits {
+        let value = firstValue + n
+        let id = ids.randomElement(using: &random)!
+        let op: String
+        var touched = [id]
+        if exists[id] != true {
+            op = "create"
+        } else {
+            let roll = Int.random(in: 0..<100, using: &random)
+            let others = ids.filter { $0 != id && exists[$0] == true }
+            if roll < 15, let other = others.randomElement(using: &random) {
+                op = "tx"
+                touched.append(other)
+            } else if roll < 55 {
+                op = "patch"
+            } else if roll < 70 {
+                op = "save"
+            } else {
+                op = "destroy"
+            }
+        }
+        let description = "\(n) \(op) \(touched.joined(separator: ",")) \(value)"
+        say("intent " + description)
+        switch op {
+        case "create":
+            try await items.create(["id": .string(id), "counter": .int(value), "created": .int(value)])
+            exists[id] = true
+        case "patch":
+            try await items.patch(id, ["counter": .int(value)])
+        case "save":
+            try await items.save(["id": .string(id), "counter": .int(value), "created": .int(value)])
+        case "destroy":
+            try await items.destroy(id)
+            exists[id] = false
+        default:
+            try await store.transaction { tx in
+                for id in touched { try tx.patch(id, ["counter": .int(value)], in: "items") }
+            }
+        }
+        say("ack " + description)
+    }
+    try store.close()
+} catch {
+    fail("\(error)")
+}

@@ -22,7 +22,19 @@ extension ObjectStore {
     /// Applies an edit inside a write transaction: the object row and its queue entry
     /// are written together or not at all. Returns the object after the edit
     /// (nil after a delete).
+    ///
+    /// The edit runs in a savepoint, so a failed edit leaves nothing behind even when
+    /// the caller (a ``LocalTransaction`` block) catches the error and commits the rest.
     func apply(_ edit: LocalEdit, to collection: CollectionDescriptor, in db: Database) throws -> StoredObject? {
+        var result: StoredObject?
+        try db.inSavepoint {
+            result = try applyInSavepoint(edit, to: collection, in: db)
+            return .commit
+        }
+        return result
+    }
+
+    private func applyInSavepoint(_ edit: LocalEdit, to collection: CollectionDescriptor, in db: Database) throws -> StoredObject? {
         let now = configuration.now()
         let id: String
         switch edit {

@@ -61,15 +61,33 @@ extension ObjectStore {
     ///   `updateIfOnline` collections without a server).
     @discardableResult
     public func transaction<T: Sendable>(_ body: (LocalTransaction) throws -> T) async throws -> T {
-        let usesOnlineOnly = collections().contains { !$0.isLocalOnly && effectiveUpdatePolicy($0, override: nil) == .updateIfOnline }
+        try await transaction(policy: nil, body)
+    }
+
+    /// A transaction whose edits follow `override` instead of each collection's update policy.
+    func transaction<T: Sendable>(policy override: UpdatePolicy?, _ body: (LocalTransaction) throws -> T) async throws -> T {
+        let usesOnlineOnly = collections().contains {
+            !$0.isLocalOnly && effectiveUpdatePolicy($0, override: override) == .updateIfOnline
+        }
         var reachable = false
         if usesOnlineOnly { reachable = await isReachable() }
-        return try write("running a transaction") { db in
-            try body(LocalTransaction(store: self, db: db, onlineCheck: { d in
-                if !d.isLocalOnly, !reachable, self.effectiveUpdatePolicy(d, override: nil) == .updateIfOnline {
-                    throw OfflineStoreError(.offline, "\(d.name) updates only online and the server cannot be reached")
+        // The block's own errors reach the caller as they are; SQLite's become OfflineStoreErrors.
+        var bodyError: (any Error)?
+        do {
+            return try write("running a transaction") { db in
+                do {
+                    return try body(LocalTransaction(store: self, db: db, onlineCheck: { d in
+                        if !d.isLocalOnly, !reachable, self.effectiveUpdatePolicy(d, override: override) == .updateIfOnline {
+                            throw OfflineStoreError(.offline, "\(d.name) updates only online and the server cannot be reached")
+                        }
+                    }))
+                } catch {
+                    if !(error is DatabaseError) { bodyError = error }
+                    throw error
                 }
-            }))
+            }
+        } catch {
+            throw bodyError ?? error
         }
     }
 

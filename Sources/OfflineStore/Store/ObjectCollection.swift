@@ -55,9 +55,18 @@ public struct ObjectCollection: Sendable {
     /// Locally deleted objects are included only when `state` is ``SyncState/deleted``.
     public func objects(where condition: Condition? = nil, state: SyncState? = nil, orderBy: [SortKey] = [],
                         limit: Int? = nil, offset: Int = 0) throws -> [StoredObject] {
+        let (sql, arguments) = try selectSQL(where: condition, state: state, orderBy: orderBy, limit: limit, offset: offset)
+        return try store.read("querying \(name)") { db in
+            try Row.fetchAll(db, sql: sql, arguments: arguments).map { try ObjectRow(row: $0).publicObject }
+        }
+    }
+
+    /// The query that ``objects(where:state:orderBy:limit:offset:)`` runs.
+    func selectSQL(where condition: Condition?, state: SyncState?, orderBy: [SortKey],
+                   limit: Int?, offset: Int) throws -> (String, StatementArguments) {
         var builder = QueryBuilder(collection: try descriptor())
         builder.arguments += [name]
-        var sql = "SELECT \(ObjectRow.columns) FROM objects WHERE collection = ?"
+        var sql = "SELECT \(ObjectRow.columns) FROM objects\(builder.indexHint(for: condition)) WHERE collection = ?"
         if let state {
             sql += " AND state = ?"
             builder.arguments += [state.rawValue]
@@ -67,17 +76,14 @@ public struct ObjectCollection: Sendable {
         sql += " ORDER BY " + (try builder.orderBy(orderBy))
         sql += " LIMIT ? OFFSET ?"
         builder.arguments += [limit ?? -1, max(0, offset)]
-        let arguments = builder.arguments
-        return try store.read("querying \(name)") { db in
-            try Row.fetchAll(db, sql: sql, arguments: arguments).map { try ObjectRow(row: $0).publicObject }
-        }
+        return (sql, builder.arguments)
     }
 
     /// How many objects match the condition (locally deleted ones excluded).
     public func count(where condition: Condition? = nil) throws -> Int {
         var builder = QueryBuilder(collection: try descriptor())
         builder.arguments += [name]
-        var sql = "SELECT count(*) FROM objects WHERE collection = ? AND doc IS NOT NULL"
+        var sql = "SELECT count(*) FROM objects\(builder.indexHint(for: condition)) WHERE collection = ? AND doc IS NOT NULL"
         if let condition { sql += " AND " + (try builder.sql(for: condition)) }
         let arguments = builder.arguments
         return try store.read("counting \(name)") { db in try Int.fetchOne(db, sql: sql, arguments: arguments) ?? 0 }
@@ -139,7 +145,7 @@ public struct ObjectCollection: Sendable {
     @discardableResult
     public func destroyAll(where condition: Condition? = nil, policy: UpdatePolicy? = nil) async throws -> Int {
         let ids = try objects(where: condition).map(\.id)
-        try await store.transaction { tx in
+        try await store.transaction(policy: policy) { tx in
             for id in ids { try tx.destroy(id, in: name) }
         }
         return ids.count

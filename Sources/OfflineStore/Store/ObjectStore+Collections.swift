@@ -74,7 +74,13 @@ enum FieldIndex {
         return "json_extract(doc, '$.\(name)')"
     }
 
+    /// The index's name, quoted for SQL; `name` is a declared field name.
+    static func quotedName(for name: String) -> String {
+        precondition(FieldSchema.isValidName(name))
+        return "\"objects_field_\(name)\""
+    }
+
     static func createSQL(for name: String) -> String {
-        "CREATE INDEX IF NOT EXISTS \"objects_field_\(name)\" ON objects(collection, \(expression(for: name)))"
+        "CREATE INDEX IF NOT EXISTS \(quotedName(for: name)) ON objects(collection, \(expression(for: name)))"
     }
 }

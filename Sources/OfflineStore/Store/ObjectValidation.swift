@@ -16,12 +16,13 @@ enum ObjectValidation {
         try backend?.validate(id: id)
     }
 
-    /// The object's members, with its `id` checked against (or set to) `id`.
+    /// The object's members, with its `id` checked against (or set to) `id`; a `null`
+    /// `id` counts as absent, as in ``newID(for:)``.
     static func members(of value: JSONValue, id: String) throws -> [String: JSONValue] {
         guard case .object(var members) = value else {
             throw OfflineStoreError(.invalidJSON, "an object must be a JSON object, got \(value.typeName)")
         }
-        if let given = members["id"], given != .string(id) {
+        if let given = members["id"], given != .null, given != .string(id) {
             throw OfflineStoreError(.invalidID, "the object's \"id\" field (\(given)) does not match its id '\(id)'")
         }
         try checkFinite(value)

@@ -21,8 +21,11 @@ struct QueryBuilder {
             guard !segment.isEmpty else {
                 throw OfflineStoreError(.invalidFieldPath, "field path '\(field)' has an empty segment")
             }
-            guard !segment.unicodeScalars.contains(where: { $0 == "\"" || $0.value < 0x20 || $0.value == 0x7F }) else {
-                throw OfflineStoreError(.invalidFieldPath, "field path '\(field)' contains a quote or control character")
+            // SQLite reads a quoted path label up to the next quote, and some versions (3.40
+            // does) compare the label with the key's stored JSON text, escapes included: a key
+            // with a backslash would silently match nothing. Both are refused.
+            guard !segment.unicodeScalars.contains(where: { $0 == "\"" || $0 == "\\" || $0.value < 0x20 || $0.value == 0x7F }) else {
+                throw OfflineStoreError(.invalidFieldPath, "field path '\(field)' contains a quote, backslash or control character")
             }
             path += ".\"\(segment)\""
         }
@@ -87,6 +90,34 @@ struct QueryBuilder {
         let e = try expression(field)
         if case .null = value { throw OfflineStoreError(.invalidOperation, "only equal/notEqual compare with null") }
         return "(\(e) \(op) \(try bind(value)))"
+    }
+
+    /// `INDEXED BY` naming a declared field index that a top-level comparison of the
+    /// condition can use, or "".
+    ///
+    /// Without ANALYZE statistics, SQLite's planner prefers the primary key's `collection`
+    /// prefix to a field index on (collection, field), so declared indexes would never be used.
+    func indexHint(for condition: Condition?) -> String {
+        guard let condition, let field = indexableField(in: condition) else { return "" }
+        return " INDEXED BY \(FieldIndex.quotedName(for: field))"
+    }
+
+    private func indexableField(in condition: Condition) -> String? {
+        switch condition {
+        case .equal(let f, let v), .less(let f, let v), .lessOrEqual(let f, let v),
+             .greater(let f, let v), .greaterOrEqual(let f, let v):
+            return v == .null ? nil : indexedField(f)
+        case .oneOf(let f, let values):
+            return values.isEmpty ? nil : indexedField(f)
+        case .and(let parts):
+            return parts.lazy.compactMap { indexableField(in: $0) }.first
+        default:
+            return nil
+        }
+    }
+
+    private func indexedField(_ field: String) -> String? {
+        collection.fields?.first { $0.name == field && $0.isIndexed }?.name
     }
 
     mutating func orderBy(_ keys: [SortKey]) throws -> String {
