@@ -43,7 +43,7 @@ struct FixedSchemaTests {
             #expect(error?.message.contains("'name'") == true, "\(String(describing: error))")
             #expect(error?.message.contains("required") == true)
             #expect(error?.message.contains("products") == true)
-            let null = await Self.violation(store, ["id": "p", "name": nil])
+            let null = await Self.violation(store, ["id": "p", "name": .null])
             #expect(null?.message.contains("'name' is required") == true, "\(String(describing: null))")
             #expect(try store.collection("products").count() == 0)
             #expect(try store.queueCount() == 0)
@@ -84,7 +84,7 @@ struct FixedSchemaTests {
         try await withTemporaryStore(collections: [Self.products]) { store async throws in
             let error = await Self.violation(store, ["id": "p", "name": "Tea", "colour": "green"])
             #expect(error?.message.contains("'colour' is not declared") == true, "\(String(describing: error))")
-            let nullError = await Self.violation(store, ["id": "p", "name": "Tea", "colour": nil])
+            let nullError = await Self.violation(store, ["id": "p", "name": "Tea", "colour": .null])
             #expect(nullError?.message.contains("'colour'") == true)
             try Self.expectNothingWritten(store)
         }
@@ -93,10 +93,10 @@ struct FixedSchemaTests {
     @Test func nullIsAcceptedForOptionalFields() async throws {
         try await withTemporaryStore(collections: [Self.products]) { store async throws in
             let products = store.collection("products")
-            let object: JSONValue = ["id": "p", "name": "Tea", "qty": nil, "price": nil, "active": nil, "meta": nil, "tags": nil]
+            let object: JSONValue = ["id": "p", "name": "Tea", "qty": .null, "price": .null, "active": .null, "meta": .null, "tags": .null]
             #expect(try await products.create(object) == object)
             #expect(try products.find("p") == object)
-            #expect(try products.count(where: .equal("qty", nil)) == 1)
+            #expect(try products.count(where: .equal("qty", .null)) == 1)
         }
     }
 
@@ -106,7 +106,7 @@ struct FixedSchemaTests {
             try await products.create(["id": "p", "name": "Tea", "qty": 1])
             let edits: [@Sendable () async throws -> Void] = [
                 { try await products.patch("p", ["qty": "many"]) },
-                { try await products.patch("p", ["name": nil]) },
+                { try await products.patch("p", ["name": .null]) },
                 { try await products.patch("p", ["extra": 1]) },
                 { try await products.replace("p", with: ["qty": 2]) },
                 { try await products.save(["id": "p", "name": 5]) },
@@ -120,7 +120,7 @@ struct FixedSchemaTests {
             #expect(try products.find("p") == ["id": "p", "name": "Tea", "qty": 1])
             #expect(try products.find("q") == nil)
             // Removing an optional field with a null patch is fine.
-            try await products.patch("p", ["qty": nil, "price": 3])
+            try await products.patch("p", ["qty": .null, "price": 3])
             #expect(try products.find("p") == ["id": "p", "name": "Tea", "price": 3])
         }
     }

@@ -109,10 +109,10 @@ struct JSONValueTests {
             "negative": -3,
             "bool": true,
             "off": false,
-            "nothing": nil,
+            "nothing": .null,
             "text": "line\nbreak \"quoted\" \\ / tab\t é 😀 \u{1}",
             "empty": [:],
-            "list": [1, 1.5, "two", [3, [4, [5]]], ["deep": ["deeper": [nil, false]]], [], [:]],
+            "list": [1, 1.5, "two", [3, [4, [5]]], ["deep": ["deeper": [.null, false]]], [], [:]],
             "object": ["a": ["b": ["c": ["d": 1]]], "": "empty key", "ключ": "значение"],
         ]
         let text = value.serialized()
@@ -128,7 +128,7 @@ struct JSONValueTests {
     }
 
     @Test func serializationIsCompactWithSortedKeys() {
-        let value: JSONValue = ["b": 1, "a": [true, nil], "c": ["z": 1.5, "y": "s"]]
+        let value: JSONValue = ["b": 1, "a": [true, .null], "c": ["z": 1.5, "y": "s"]]
         #expect(value.serialized() == #"{"a":[true,null],"b":1,"c":{"y":"s","z":1.5}}"#)
         #expect(value.description == value.serialized())
     }
@@ -274,7 +274,7 @@ struct JSONValueTests {
     // MARK: Accessors
 
     @Test func accessors() {
-        let value: JSONValue = ["s": "x", "i": 3, "d": 2.5, "b": true, "a": [1], "n": nil]
+        let value: JSONValue = ["s": "x", "i": 3, "d": 2.5, "b": true, "a": [1], "n": .null]
         #expect(value["s"]?.stringValue == "x")
         #expect(value["i"]?.intValue == 3)
         #expect(value["i"]?.doubleValue == 3)
@@ -353,7 +353,7 @@ struct JSONValueTests {
     }
 
     @Test func jsonValueIsItselfCodable() throws {
-        let value: JSONValue = ["a": [1, "two", true, nil, ["b": 2.5]], "c": "d"]
+        let value: JSONValue = ["a": [1, "two", true, .null, ["b": 2.5]], "c": "d"]
         let data = try JSONEncoder().encode(value)
         #expect(try JSONValue(parsing: data) == value)
         #expect(try JSONDecoder().decode(JSONValue.self, from: data) == value)
@@ -367,6 +367,6 @@ struct JSONValueTests {
         #expect(try JSONValue(encoding: 5) == .int(5))
         #expect(try JSONValue(encoding: "s") == "s")
         #expect(try JSONValue(encoding: [1, 2]) == [1, 2])
-        #expect(try JSONValue(encoding: Optional<Int>.none) == nil)
+        #expect(try JSONValue(encoding: Optional<Int>.none) == .null)
     }
 }

@@ -65,7 +65,7 @@ struct ObjectStoreAtomicityTests {
             let before = try Self.footprint(store, "products", "q")
             let edits: [@Sendable () async throws -> Void] = [
                 { try await products.patch("q", ["price": "free"]) },
-                { try await products.patch("q", ["name": nil]) },
+                { try await products.patch("q", ["name": .null]) },
                 { try await products.replace("q", with: ["price": 3]) },
                 { try await products.save(["id": "q", "colour": "red", "name": "x"]) },
             ]

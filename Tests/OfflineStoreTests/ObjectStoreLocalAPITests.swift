@@ -37,9 +37,9 @@ struct ObjectStoreLocalAPITests {
 
     @Test func createWithANullIDGeneratesOne() async throws {
         try await withTemporaryStore(collections: Self.collections) { store async throws in
-            let created = try await store.collection("todos").create(["id": nil, "n": 1])
+            let created = try await store.collection("todos").create(["id": .null, "n": 1])
             #expect(created["id"]?.stringValue.flatMap(UUID.init(uuidString:)) != nil)
-            let inTransaction = try await store.transaction { tx in try tx.create(["id": nil, "n": 2], in: "todos") }
+            let inTransaction = try await store.transaction { tx in try tx.create(["id": .null, "n": 2], in: "todos") }
             let id = try #require(inTransaction["id"]?.stringValue)
             #expect(UUID(uuidString: id) != nil)
             #expect(try store.collection("todos").find(id)?["n"] == 2)
@@ -129,7 +129,7 @@ struct ObjectStoreLocalAPITests {
         }
     }
 
-    @Test("objects must be JSON objects", arguments: [JSONValue.array([1, 2]), "text", 5, 1.5, true, nil])
+    @Test("objects must be JSON objects", arguments: [JSONValue.array([1, 2]), "text", 5, 1.5, true, .null])
     func nonObjectJSON(value: JSONValue) async throws {
         try await withTemporaryStore(collections: Self.collections) { store async throws in
             let todos = store.collection("todos")
@@ -264,7 +264,7 @@ struct ObjectStoreLocalAPITests {
         try await withTemporaryStore(collections: Self.collections) { store async throws in
             let todos = store.collection("todos")
             try await todos.create(["id": "a", "title": "x", "n": 1, "tags": ["p"], "gone": true])
-            let patched = try await todos.patch("a", ["n": 2, "gone": nil, "added": ["k": 1], "id": "ignored"])
+            let patched = try await todos.patch("a", ["n": 2, "gone": .null, "added": ["k": 1], "id": "ignored"])
             let expected: JSONValue = ["id": "a", "title": "x", "n": 2, "tags": ["p"], "added": ["k": 1]]
             #expect(patched == expected)
             #expect(try todos.find("a") == expected)
@@ -332,7 +332,7 @@ struct ObjectStoreLocalAPITests {
             ["id": "p3", "name": "Cid", "age": 40, "city": "Oslo", "score": 0.5],
             ["id": "p4", "name": "Dee", "age": 25, "city": "Paris", "active": false],
             ["id": "p5", "name": "Eve", "age": 58, "active": true],
-            ["id": "p6", "name": "Fay", "age": 19, "city": "Rome", "nick": nil],
+            ["id": "p6", "name": "Fay", "age": 19, "city": "Rome", "nick": .null],
         ]
         for row in rows { try await people.create(row) }
         try store.seedSynced("todos", ["id": "p7", "name": "Gus", "age": 70, "city": "Oslo"])
@@ -354,9 +354,9 @@ struct ObjectStoreLocalAPITests {
             #expect(try find(.equal("age", 25.0)) == ["p2", "p4"])
             #expect(try find(.equal("age", "25")) == [])
             #expect(try find(.notEqual("city", "Oslo")) == ["p2", "p4", "p5", "p6"])
-            #expect(try find(.equal("city", nil)) == ["p5"])
-            #expect(try find(.equal("nick", nil)) == ["p1", "p2", "p3", "p4", "p5", "p6", "p7"])
-            #expect(try find(.notEqual("score", nil)) == ["p1", "p2", "p3"])
+            #expect(try find(.equal("city", .null)) == ["p5"])
+            #expect(try find(.equal("nick", .null)) == ["p1", "p2", "p3", "p4", "p5", "p6", "p7"])
+            #expect(try find(.notEqual("score", .null)) == ["p1", "p2", "p3"])
             #expect(try find(.less("age", 25)) == ["p6"])
             #expect(try find(.lessOrEqual("age", 25)) == ["p2", "p4", "p6"])
             #expect(try find(.greater("age", 40)) == ["p5", "p7"])
@@ -376,7 +376,7 @@ struct ObjectStoreLocalAPITests {
             #expect(try find(.or([])) == [])
             #expect(try find(.equal("id", "p3")) == ["p3"])
             #expect(try find(.equal("name", "Hal")) == [], "a local delete is not found")
-            let error = #expect(throws: OfflineStoreError.self) { try people.findAll(where: .less("age", nil)) }
+            let error = #expect(throws: OfflineStoreError.self) { try people.findAll(where: .less("age", .null)) }
             #expect(error?.code == .invalidOperation)
         }
     }

@@ -59,7 +59,7 @@ struct QueryInjectionTests {
                 let found = try things.findAll(where: .equal(key, "v")).compactMap { $0["id"]?.stringValue }
                 #expect(found == ["k\(i)"], "field \(key.debugDescription)")
                 #expect(try things.count(where: .equal(key, "v")) == 1, "field \(key.debugDescription)")
-                #expect(try things.count(where: .notEqual(key, nil)) == 1, "field \(key.debugDescription)")
+                #expect(try things.count(where: .notEqual(key, .null)) == 1, "field \(key.debugDescription)")
                 #expect(try things.findAll(where: .contains(key, "v"), orderBy: [.ascending(key)]).count == 1)
                 #expect(try things.findAll(orderBy: [.descending(key)]).count == Self.hostileKeys.count)
             }
@@ -91,7 +91,7 @@ struct QueryInjectionTests {
             errors.append(#expect(throws: OfflineStoreError.self) { try things.findAll(where: .oneOf(path, ["v"])) })
             errors.append(#expect(throws: OfflineStoreError.self) { try things.findAll(where: !(.less(path, 1))) })
             errors.append(#expect(throws: OfflineStoreError.self) { try things.findAll(orderBy: [.ascending(path)]) })
-            errors.append(#expect(throws: OfflineStoreError.self) { try things.findFirst(where: .equal(path, nil)) })
+            errors.append(#expect(throws: OfflineStoreError.self) { try things.findFirst(where: .equal(path, .null)) })
             errors.append(#expect(throws: OfflineStoreError.self) { try things.count(where: .greater(path, 0)) })
             errors.append(await #expect(throws: OfflineStoreError.self) { try await things.destroyAll(where: .equal(path, "v")) })
             for error in errors {
@@ -126,7 +126,7 @@ struct QueryInjectionTests {
             }
             // A value never matches a different type.
             #expect(try things.findAll(where: .equal("s", 1)).isEmpty)
-            #expect(try things.findAll(where: .equal("s", nil)).isEmpty)
+            #expect(try things.findAll(where: .equal("s", .null)).isEmpty)
             try Self.expectTablesIntact(store, objects: Self.hostileValues.count * 2)
         }
     }
@@ -213,7 +213,7 @@ struct QueryInjectionTests {
             #expect(try products.count(where: .and([.and([.lessOrEqual("n", 3)]), .contains("name", "1")])) == 1)
             #expect(try products.count(where: .equal("name", "name 1") || .greater("n", 197)) == 6)
             #expect(try products.count(where: .notEqual("name", "name 1")) == 196)
-            #expect(try products.count(where: .equal("name", nil)) == 0)
+            #expect(try products.count(where: .equal("name", .null)) == 0)
             #expect(try products.count(where: !.equal("n", 5)) == 199)
         }
     }

@@ -92,12 +92,12 @@ extension JSONValue {
     }
 }
 
-extension JSONValue: ExpressibleByNilLiteral, ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral,
+// Deliberately not ExpressibleByNilLiteral: with it, `nil` in a `JSONValue?` context
+// (`flag ? nil : value`) silently becomes `.null` instead of "no value". Write `.null`.
+extension JSONValue: ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral,
     ExpressibleByFloatLiteral, ExpressibleByStringLiteral, ExpressibleByArrayLiteral,
     ExpressibleByDictionaryLiteral
 {
-    /// Creates `null`.
-    public init(nilLiteral: ()) { self = .null }
     /// Creates a boolean.
     public init(booleanLiteral value: Bool) { self = .bool(value) }
     /// Creates an integer.

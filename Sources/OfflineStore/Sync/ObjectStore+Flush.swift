@@ -43,6 +43,7 @@ extension ObjectStore {
         var sends: [Int64: Int] = [:]
         var prepared = Set<String>()
         while true {
+            if isForcedOffline { return (try finish(report), OfflineStoreError(.offline, "the store was set offline")) }
             let candidates = try read("reading the queue") { db in try QueueFolding.candidates(db) }
             let exhausted = Set(sends.filter { $0.value >= ObjectStore.maximumSendsPerRun }.keys)
             let batch = FlushPlan.nextBatch(candidates, maxSize: maxBatch, skipping: exhausted)

@@ -8,7 +8,7 @@ import Testing
     /// A store whose object "k" is synced as {"a": 1, "b": 1}, then edited locally
     /// (`local`) and on the server (`server`) by another client.
     static func conflicted(_ kind: BackendKind, policy: ConflictPolicy, local: JSONValue?, server: JSONValue?)
-        async throws -> (any SyncHarness, ObjectStore, TemporaryDirectory)
+        async throws -> (any SyncHarness, ObjectStore, ScenarioDirectory)
     {
         let harness = try await Harness.make(kind)
         let (store, dir) = try harness.makeStore(policy: policy)

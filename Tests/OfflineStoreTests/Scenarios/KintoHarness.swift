@@ -6,7 +6,7 @@ import Synchronization
 /// scenario; "another client" speaks plain HTTP to it.
 struct KintoHarness: SyncHarness {
     let kinto: KintoBackend
-    let transport: ScriptedTransport
+    let transport: WireFaultTransport
     let base: URL
     let bucket: String
     let http = URLSessionTransport()
@@ -17,7 +17,7 @@ struct KintoHarness: SyncHarness {
     init(pageSize: Int) throws {
         base = try KintoServer.url()
         bucket = "s" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(16)
-        transport = ScriptedTransport(base: URLSessionTransport())
+        transport = WireFaultTransport(base: URLSessionTransport())
         kinto = KintoBackend(configuration: .init(serverURL: base, bucket: bucket,
                                                   auth: .basic(user: "alice", password: "secret"), pageSize: pageSize),
                              transport: transport)
@@ -43,7 +43,7 @@ struct KintoHarness: SyncHarness {
 
     func serverPut(_ collection: String, _ id: String, _ record: JSONValue) async throws {
         try await kinto.prepare(collection: collection)
-        let r = try await send("PUT", url(collection, id), body: ["data": record.settingID(id)])
+        let r = try await send("PUT", url(collection, id), body: ["data": record.withID(id)])
         guard (200..<300).contains(r.status) else { throw HarnessError("PUT \(id): HTTP \(r.status)") }
     }
 

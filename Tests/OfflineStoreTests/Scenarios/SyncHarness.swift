@@ -2,6 +2,7 @@ import Foundation
 import OfflineStore
 import OfflineStoreTesting
 import Synchronization
+import Testing
 
 /// The backends the scenario suite runs against.
 enum BackendKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
@@ -28,8 +29,8 @@ protocol SyncHarness: Sendable {
 extension SyncHarness {
     /// A new store in a temporary directory, talking to this harness's backend.
     func makeStore(writeMode: WriteMode = .deferred, policy: ConflictPolicy = .preserveConflict,
-                   updatePolicy: UpdatePolicy = .queueIfOffline) throws -> (ObjectStore, TemporaryDirectory) {
-        let dir = try TemporaryDirectory()
+                   updatePolicy: UpdatePolicy = .queueIfOffline) throws -> (ObjectStore, ScenarioDirectory) {
+        let dir = try ScenarioDirectory()
         var configuration = ObjectStore.Configuration()
         configuration.writeMode = writeMode
         configuration.updatePolicy = updatePolicy
@@ -49,7 +50,7 @@ enum Harness {
 }
 
 /// A directory removed when the value is released.
-final class TemporaryDirectory: Sendable {
+final class ScenarioDirectory: Sendable {
     let url: URL
     init() throws {
         url = FileManager.default.temporaryDirectory.appendingPathComponent("offline-store-\(UUID().uuidString)")
@@ -70,7 +71,7 @@ struct MemoryHarness: SyncHarness {
     }
 
     func serverPut(_ collection: String, _ id: String, _ record: JSONValue) async throws {
-        memory.put(collection: collection, id: id, record: record.settingID(id))
+        memory.put(collection: collection, id: id, record: record.withID(id))
     }
     func serverDelete(_ collection: String, _ id: String) async throws { memory.delete(collection: collection, id: id) }
     func serverGet(_ collection: String, _ id: String) async throws -> JSONValue? {
@@ -90,7 +91,7 @@ struct MemoryHarness: SyncHarness {
 }
 
 extension JSONValue {
-    func settingID(_ id: String) -> JSONValue {
+    func withID(_ id: String) -> JSONValue {
         guard case .object(var o) = self else { return self }
         o["id"] = .string(id)
         return .object(o)

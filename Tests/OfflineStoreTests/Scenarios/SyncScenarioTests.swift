@@ -23,7 +23,7 @@ import Testing
         try await todos.patch("b", ["n": 2.5])
         try await todos.destroy("c")
         #expect(try store.queueCount() == 2)
-        #expect(try server.serverAll("todos").isEmpty)
+        #expect(try await server.serverAll("todos").isEmpty)
 
         let report = try await store.flush()
         #expect(report.pushed == 2)
@@ -155,19 +155,48 @@ import Testing
         let (store, _dir) = try server.makeStore()
         let todos = store.collection("todos")
         try await todos.create(["id": "f", "v": 1])
-        server.beforeNextPush { _ = try? await todos.patch("f", ["v": 2]) }
-        try await store.flush()
-        #expect(try await server.serverGet("todos", "f")?["v"] == 1)
+        let editedInFlight = OnceFlag()
+        server.beforeNextPush {
+            _ = try? await todos.patch("f", ["v": 2])
+            _ = editedInFlight.take()
+        }
+        let before = server.writeCount
+        let report = try await store.flush()
+        #expect(editedInFlight.take() == false)  // the hook ran while the create was in flight
+        // The create's answer did not overwrite the newer edit: it got its own entry,
+        // rebased on the version the create returned, and was sent next without conflict.
+        #expect(report.pushed == 2 && report.conflictsDetected == 0 && report.pending == 0)
+        #expect(server.writeCount - before == 2)
+        #expect(try await server.serverGet("todos", "f")?["v"] == 2)
         let object = try #require(try todos.object("f"))
+        #expect(object.value?["v"] == 2 && object.persistent?["v"] == 2 && object.state == .synced)
+        _ = _dir
+    }
+
+    @Test(arguments: BackendKind.allCases)
+    func anInFlightAnswerNeverOverwritesANewerEditThatIsStillQueued(_ kind: BackendKind) async throws {
+        let server = try await Harness.make(kind)
+        let (store, _dir) = try server.makeStore()
+        let todos = store.collection("todos")
+        try await todos.create(["id": "g", "v": 1])
+        // The newer edit is made while the create is in flight, and the flush is cut
+        // off (offline) before it can send the newer entry.
+        server.beforeNextPush {
+            _ = try? await todos.patch("g", ["v": 2])
+            store.setOffline(true)
+        }
+        await #expect(throws: SyncInterrupted.self) { try await store.flush() }
+        store.setOffline(false)
+        #expect(try await server.serverGet("todos", "g")?["v"] == 1)
+        let object = try #require(try todos.object("g"))
         #expect(object.value?["v"] == 2)
         #expect(object.persistent?["v"] == 1)
         #expect(object.state == .updated)
         let entries = try store.queueEntries()
-        #expect(entries.count == 1 && entries[0].kind == .update && entries[0].baseVersion == object.serverVersion)
-
+        #expect(entries.count == 1 && entries.first?.kind == .update && entries.first?.baseVersion == object.serverVersion)
         try await store.flush()
-        #expect(try await server.serverGet("todos", "f")?["v"] == 2)
-        #expect(try todos.object("f")?.state == .synced)
+        #expect(try await server.serverGet("todos", "g")?["v"] == 2)
+        #expect(try todos.object("g")?.state == .synced)
         _ = _dir
     }
 

@@ -4,7 +4,7 @@ import Synchronization
 
 /// Wraps a real transport: counts record writes and injects faults on them, so the
 /// scenario suite can break the wire to a real Kinto in controlled ways.
-final class ScriptedTransport: HTTPTransport {
+final class WireFaultTransport: HTTPTransport {
     enum Fault: Sendable {
         /// Answer this status without forwarding.
         case status(Int)
@@ -48,7 +48,7 @@ final class ScriptedTransport: HTTPTransport {
         let isRecordWrite = (request.method != "GET" && path.contains("/records")) || path.hasSuffix("/batch")
         guard isRecordWrite else { return try await base.send(request) }
         let fault = state.withLock { s -> Fault? in
-            s.writes += ScriptedTransport.writes(in: request)
+            s.writes += WireFaultTransport.writes(in: request)
             return s.faults.isEmpty ? nil : s.faults.removeFirst()
         }
         switch fault {
