@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+@testable import OfflineStore
+
+/// The engine's decisions that need no I/O: batch planning, merging, backoff, conflict policy.
+@Suite struct SyncEnginePureTests {
+    static func entry(_ seq: Int64, _ collection: String, _ id: String, _ kind: QueueEntry.Kind = .update,
+                      state: QueueEntry.State = .pending) -> QueueEntry {
+        QueueEntry(seq: seq, collection: collection, objectID: id, kind: kind, baseVersion: nil, idempotencyKey: "k\(seq)",
+                   attempts: 0, lastError: nil, status: nil, responseBody: nil, state: state,
+                   createdAt: Date(timeIntervalSince1970: 0), notBefore: nil)
+    }
+
+    static func candidates(_ entries: [QueueEntry], conflicted: Set<String> = []) -> [FlushPlan.Candidate] {
+        entries.map { FlushPlan.Candidate(entry: $0, objectState: conflicted.contains($0.objectID) ? .conflicted : .updated) }
+    }
+
+    @Test func aBatchKeepsFIFOOrderAndStopsAtAnotherCollection() {
+        let plan = FlushPlan.nextBatch(Self.candidates([
+            Self.entry(1, "a", "x"), Self.entry(2, "a", "y"), Self.entry(3, "b", "z"), Self.entry(4, "a", "w"),
+        ]), maxSize: 10)
+        #expect(plan.map(\.seq) == [1, 2])
+    }
+
+    @Test func aBatchHoldsAtMostOneEntryPerObjectAndRespectsTheSize() {
+        let entries = [Self.entry(1, "a", "x"), Self.entry(2, "a", "x"), Self.entry(3, "a", "y"), Self.entry(4, "a", "z")]
+        #expect(FlushPlan.nextBatch(Self.candidates(entries), maxSize: 10).map(\.seq) == [1, 3, 4])
+        #expect(FlushPlan.nextBatch(Self.candidates(entries), maxSize: 2).map(\.seq) == [1, 3])
+    }
+
+    @Test func failedAndConflictedObjectsAreHeldBackWithTheirLaterEntries() {
+        let entries = [
+            Self.entry(1, "a", "failed", state: .failed), Self.entry(2, "a", "failed"),
+            Self.entry(3, "a", "conflicted"), Self.entry(4, "a", "ok"),
+        ]
+        let plan = FlushPlan.nextBatch(Self.candidates(entries, conflicted: ["conflicted"]), maxSize: 10)
+        #expect(plan.map(\.seq) == [4])
+    }
+
+    @Test func skippedEntriesBlockTheirObjectButNotOthers() {
+        let entries = [Self.entry(1, "a", "x"), Self.entry(2, "a", "x"), Self.entry(3, "a", "y")]
+        #expect(FlushPlan.nextBatch(Self.candidates(entries), maxSize: 10, skipping: [1]).map(\.seq) == [3])
+    }
+
+    @Test func mergeTakesEachSidesOwnChanges() {
+        let merged = ThreeWayMerge.merge(base: ["a": 1, "b": 1, "c": 1], local: ["a": 2, "b": 1, "c": 1, "d": 4],
+                                         server: ["a": 1, "b": 3])
+        #expect(merged == ["a": 2, "b": 3, "d": 4])  // c removed on the server, d added locally
+    }
+
+    @Test func mergeOfTheSameChangeOnBothSidesIsNoClash() {
+        #expect(ThreeWayMerge.merge(base: ["a": 1], local: ["a": 2], server: ["a": 2]) == ["a": 2])
+    }
+
+    @Test func mergeGivesNilOnAClashOrADelete() {
+        #expect(ThreeWayMerge.merge(base: ["a": 1], local: ["a": 2], server: ["a": 3]) == nil)
+        #expect(ThreeWayMerge.merge(base: ["a": 1], local: nil, server: ["a": 3]) == nil)
+        #expect(ThreeWayMerge.merge(base: ["a": 1], local: ["a": 2], server: nil) == nil)
+    }
+
+    @Test func backoffDoublesAndIsCapped() {
+        #expect(RetryBackoff.delay(afterAttempt: 1) == .seconds(1))
+        #expect(RetryBackoff.delay(afterAttempt: 2) == .seconds(2))
+        #expect(RetryBackoff.delay(afterAttempt: 4) == .seconds(8))
+        #expect(RetryBackoff.delay(afterAttempt: 40) == .seconds(300))
+    }
+
+    @Test func identicalCopiesAreNoConflictWhateverThePolicy() {
+        let same = Conflict(collection: "c", id: "i", base: ["v": 1], local: ["v": 2], server: ["v": 2], serverVersion: "9")
+        #expect(ObjectStore.decide(same, policy: .preserveConflict) == .keepServer)
+        let bothDeleted = Conflict(collection: "c", id: "i", base: ["v": 1], local: nil, server: nil, serverVersion: "9")
+        #expect(ObjectStore.decide(bothDeleted, policy: .clientWins) == .keepServer)
+    }
+
+    @Test func policiesDecide() {
+        let c = Conflict(collection: "c", id: "i", base: ["a": 1, "b": 1], local: ["a": 2, "b": 1], server: ["a": 1, "b": 3],
+                         serverVersion: "9")
+        #expect(ObjectStore.decide(c, policy: .preserveConflict) == .preserve)
+        #expect(ObjectStore.decide(c, policy: .clientWins) == .keepLocal)
+        #expect(ObjectStore.decide(c, policy: .serverWins) == .keepServer)
+        #expect(ObjectStore.decide(c, policy: .merge) == .merged(["a": 2, "b": 3]))
+        #expect(ObjectStore.decide(c, policy: .custom { _ in .keepLocal }) == .keepLocal)
+    }
+}
