@@ -75,6 +75,7 @@ struct KintoHarness: SyncHarness {
     func loseNextPushResponse() { transport.inject(.lostResponse) }
     func beforeNextPush(_ hook: @escaping @Sendable () async -> Void) { transport.inject(.hook(hook)) }
     func beforeSecondPage(_ hook: @escaping @Sendable () async -> Void) { transport.beforeNextPage(hook) }
+    func setUnreachable(_ unreachable: Bool) { transport.setUnreachable(unreachable) }
 }
 
 struct HarnessError: Error, CustomStringConvertible {

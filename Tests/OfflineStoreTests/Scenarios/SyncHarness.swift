@@ -24,6 +24,8 @@ protocol SyncHarness: Sendable {
     func loseNextPushResponse()
     func beforeNextPush(_ hook: @escaping @Sendable () async -> Void)
     func beforeSecondPage(_ hook: @escaping @Sendable () async -> Void)
+    /// Makes the server unreachable (connection refused) or reachable again.
+    func setUnreachable(_ unreachable: Bool)
 }
 
 extension SyncHarness {
@@ -79,7 +81,9 @@ struct MemoryHarness: SyncHarness {
     }
     func serverAll(_ collection: String) async throws -> [String: JSONValue] { memory.allRecords(collection: collection) }
     var writeCount: Int { memory.writeCount }
-    func failNextPush(status: Int) { memory.inject(.status(status).only(.push)) }
+    func failNextPush(status: Int) {
+        memory.inject(.status(status, body: #"{"code":\#(status),"message":"injected failure"}"#).only(.push))
+    }
     func loseNextPushResponse() { memory.inject(.appliedButResponseLost.only(.push)) }
     func beforeNextPush(_ hook: @escaping @Sendable () async -> Void) {
         let once = OnceFlag()
@@ -87,6 +91,9 @@ struct MemoryHarness: SyncHarness {
     }
     func beforeSecondPage(_ hook: @escaping @Sendable () async -> Void) {
         hooked.beforeNextPage(hook)
+    }
+    func setUnreachable(_ unreachable: Bool) {
+        if unreachable { memory.inject(.offline, times: 1_000) } else { memory.clearFaults() }
     }
 }
 

@@ -19,6 +19,7 @@ final class WireFaultTransport: HTTPTransport {
         var faults: [Fault] = []
         var pullHooks: [@Sendable () async -> Void] = []
         var pullRequests = 0
+        var unreachable = false
     }
 
     private let base: any HTTPTransport
@@ -30,10 +31,13 @@ final class WireFaultTransport: HTTPTransport {
     var pullRequestCount: Int { state.withLock { $0.pullRequests } }
 
     func inject(_ fault: Fault) { state.withLock { $0.faults.append(fault) } }
+    /// While true, every request fails as if the server could not be reached.
+    func setUnreachable(_ unreachable: Bool) { state.withLock { $0.unreachable = unreachable } }
     /// Runs the hook before the next page request of a records list (after the first page).
     func beforeNextPage(_ hook: @escaping @Sendable () async -> Void) { state.withLock { $0.pullHooks.append(hook) } }
 
     func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        if state.withLock({ $0.unreachable }) { throw TransportError(.cannotConnect, "injected: connection refused") }
         let path = request.url.path
         if request.method == "GET", path.hasSuffix("/records") {
             let hook = state.withLock { s -> (@Sendable () async -> Void)? in
