@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 
 extension ObjectStore {
@@ -22,13 +23,44 @@ extension ObjectStore {
         }
     }
 
+    /// How a conflict ended.
+    enum Settlement {
+        /// Local and server copies were identical: no conflict at all.
+        case identical
+        /// The policy settled it.
+        case resolved
+        /// Kept for the app (preserveConflict, a merge clash, or a resolver's unusable answer).
+        case preserved
+    }
+
     /// Settles a conflict on `row` by the collection's policy, inside the caller's transaction.
-    /// Returns whether it was settled (false: preserved for the app).
+    ///
+    /// A resolver's merged object that breaks the id or schema cannot be sent: the conflict
+    /// is preserved for the app instead, so one bad answer never blocks the queue.
     @discardableResult
-    func settleConflict(_ db: Database, row: ObjectRow, policy: ConflictPolicy) throws -> Bool {
-        let resolution = ObjectStore.decide(ObjectStore.conflict(of: row), policy: policy)
+    func settleConflict(_ db: Database, row: ObjectRow, policy: ConflictPolicy) throws -> Settlement {
+        let conflict = ObjectStore.conflict(of: row)
+        if conflict.local == conflict.server {
+            try apply(.keepServer, to: row, in: db)
+            return .identical
+        }
+        let resolution = ObjectStore.decide(conflict, policy: policy)
+        if case .merged = resolution {
+            do {
+                try db.inSavepoint {
+                    try apply(resolution, to: row, in: db)
+                    return .commit
+                }
+                return .resolved
+            } catch let error as OfflineStoreError where [.invalidID, .invalidJSON, .schemaViolation].contains(error.code) {
+                configuration.logger.warning("conflict resolver gave an unusable object; conflict preserved",
+                                             metadata: ["collection": "\(row.collection)", "reason": "\(error.message)"])
+                try apply(.preserve, to: row, in: db)
+                return .preserved
+            }
+        }
         try apply(resolution, to: row, in: db)
-        return resolution != .preserve
+        return resolution == .preserve ? .preserved : .resolved
     }
 
     /// Applies a resolution to a row whose persistent copy is the server's current state.
@@ -80,8 +112,8 @@ extension ObjectStore {
             for extra in entries.dropFirst() { try QueueTable.remove(db, seq: extra.seq) }
             try db.execute(sql: """
                 UPDATE queue SET kind = ?, base_version = ?, state = 'pending', last_error = NULL, status = NULL, sent_data = NULL,
-                response_body = NULL WHERE seq = ?
-                """, arguments: [kind.rawValue, version, first.seq])
+                response_body = NULL, attempts = 0, idempotency_key = ? WHERE seq = ?
+                """, arguments: [kind.rawValue, version, UUID().uuidString.lowercased(), first.seq])
         } else {
             try QueueTable.append(db, collection: row.collection, id: row.id, kind: kind, baseVersion: version,
                                   now: configuration.now())

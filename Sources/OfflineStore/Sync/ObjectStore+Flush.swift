@@ -36,17 +36,21 @@ extension ObjectStore {
             return (try finish(report), OfflineStoreError(.offline, "the store is set offline"))
         }
         try write("preparing the queue") { db in try QueueFolding.prepareForFlush(db) }
-        let maxBatch: Int
-        do { maxBatch = try await backend.capabilities().maxBatchSize } catch {
-            return (try finish(report), OfflineStoreError.sync(error))
-        }
+        var maxBatch: Int?
         var sends: [Int64: Int] = [:]
         var prepared = Set<String>()
         while true {
             if isForcedOffline { return (try finish(report), OfflineStoreError(.offline, "the store was set offline")) }
             let candidates = try read("reading the queue") { db in try QueueFolding.candidates(db) }
             let exhausted = Set(sends.filter { $0.value >= ObjectStore.maximumSendsPerRun }.keys)
-            let batch = FlushPlan.nextBatch(candidates, maxSize: maxBatch, skipping: exhausted)
+            // The server is asked for its batch size only when there is something to send.
+            guard FlushPlan.nextBatch(candidates, maxSize: 1, skipping: exhausted).isEmpty == false else { break }
+            if maxBatch == nil {
+                do { maxBatch = try await backend.capabilities().maxBatchSize } catch {
+                    return (try finish(report), OfflineStoreError.sync(error))
+                }
+            }
+            let batch = FlushPlan.nextBatch(candidates, maxSize: maxBatch ?? 1, skipping: exhausted)
             guard let collection = batch.first?.collection else { break }
             let policy = (try? descriptor(of: collection).conflictPolicy) ?? .preserveConflict
             do {

@@ -19,42 +19,55 @@ extension ObjectStore {
         }
 
         // Immediate mode: commit locally (durable), then push the queue right away.
-        let snapshot = try write("saving \(name)/\(edit.objectID)") { db -> ObjectSnapshot in
+        let (snapshot, writtenRev) = try write("saving \(name)/\(edit.objectID)") { db -> (ObjectSnapshot, Int64?) in
             let before = try ObjectSnapshot.take(db, collection: name, id: edit.objectID)
             _ = try self.apply(edit, to: descriptor, in: db)
-            return before
+            return (before, try ObjectRow.fetch(db, collection: name, id: edit.objectID)?.localRev)
         }
         let stop = try await flushForImmediateWrite()
-        let after = try read("reading \(name)/\(edit.objectID)") { db in
+        let (row, entries) = try read("reading \(name)/\(edit.objectID)") { db in
             (try ObjectRow.fetch(db, collection: name, id: edit.objectID),
              try QueueTable.entries(db, collection: name, id: edit.objectID))
         }
-        let (row, entries) = after
+        // The call succeeds only when the server applied the edit (nothing left queued).
+        let failure: OfflineStoreError
         if let failed = entries.first(where: { $0.state == .failed }) {
-            if policy == .updateIfOnline { try undo(snapshot) }
-            throw OfflineStoreError(.failedEntry, "the server rejected the \(failed.kind.rawValue) of \(name)/\(edit.objectID)",
-                                    status: failed.status, body: failed.responseBody)
-        }
-        if row?.state == .conflicted {
+            failure = OfflineStoreError(.failedEntry, "the server rejected the \(failed.kind.rawValue) of \(name)/\(edit.objectID)",
+                                        status: failed.status, body: failed.responseBody)
+        } else if row?.state == .conflicted {
+            // The conflict is kept for the app to resolve, whatever the update policy.
             throw OfflineStoreError(.conflict, "\(name)/\(edit.objectID) conflicts with the server's version; resolve it")
+        } else if !entries.isEmpty {
+            failure = stop ?? OfflineStoreError(.conflict, "the server did not confirm \(name)/\(edit.objectID); the edit stays queued")
+        } else {
+            return row?.effective
         }
-        if !entries.isEmpty, let stop {
-            if policy == .updateIfOnline {
-                try undo(snapshot)
-                throw stop
+        if policy == .updateIfOnline {
+            guard try undo(snapshot, ifStillAt: writtenRev) else {
+                throw OfflineStoreError(failure.code, failure.message + "; the object changed meanwhile, so the edit stays queued",
+                                        status: failure.status, body: failure.body, retryAfter: failure.retryAfter)
             }
-            if stop.code != .offline { throw stop }
+            throw failure
         }
-        return row?.effective
+        if failure.code == .offline { return row?.effective }  // durable and queued, as the policy says
+        throw failure
     }
 
     private static func offlineError(_ collection: String) -> OfflineStoreError {
         OfflineStoreError(.offline, "\(collection) updates only online and the server cannot be reached; nothing changed")
     }
 
-    /// Puts the object and its queue entries back as they were before a failed online-only edit.
-    private func undo(_ snapshot: ObjectSnapshot) throws {
-        try write("undoing an online-only edit") { db in try snapshot.restore(db) }
+    /// Puts the object and its queue entries back as they were before a failed online-only
+    /// edit, unless anything else touched the object meanwhile (another edit, or a server
+    /// answer applied): then nothing is undone and false is returned.
+    private func undo(_ snapshot: ObjectSnapshot, ifStillAt revision: Int64?) throws -> Bool {
+        try write("undoing an online-only edit") { db in
+            let current = try ObjectRow.fetch(db, collection: snapshot.collection, id: snapshot.id)
+            guard current?.localRev == revision, current?.persistent == snapshot.row?.persistent,
+                  current?.serverVersion == snapshot.row?.serverVersion else { return false }
+            try snapshot.restore(db)
+            return true
+        }
     }
 }
 
@@ -94,16 +107,18 @@ struct ObjectSnapshot: Sendable {
     let id: String
     let row: ObjectRow?
     let entries: [QueueEntry]
-    let sentRevs: [Int64: Int64?]
+    /// Each entry's sent revision and payload, which `QueueEntry` does not carry.
+    let sent: [Int64: (rev: Int64?, data: String?)]
 
     static func take(_ db: Database, collection: String, id: String) throws -> ObjectSnapshot {
         let entries = try QueueTable.entries(db, collection: collection, id: id)
-        var sentRevs: [Int64: Int64?] = [:]
+        var sent: [Int64: (rev: Int64?, data: String?)] = [:]
         for e in entries {
-            sentRevs[e.seq] = try Int64?.fetchOne(db, sql: "SELECT sent_rev FROM queue WHERE seq = ?", arguments: [e.seq])
+            let row = try Row.fetchOne(db, sql: "SELECT sent_rev, sent_data FROM queue WHERE seq = ?", arguments: [e.seq])
+            sent[e.seq] = (row?["sent_rev"], row?["sent_data"])
         }
         return ObjectSnapshot(collection: collection, id: id, row: try ObjectRow.fetch(db, collection: collection, id: id),
-                              entries: entries, sentRevs: sentRevs)
+                              entries: entries, sent: sent)
     }
 
     func restore(_ db: Database) throws {
@@ -113,9 +128,9 @@ struct ObjectSnapshot: Sendable {
         for e in entries {
             try db.execute(sql: """
                 INSERT INTO queue(seq, collection, object_id, kind, base_version, idempotency_key, attempts, last_error,
-                status, response_body, state, sent_rev, created_at, not_before) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)
+                status, response_body, state, sent_rev, sent_data, created_at, not_before) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)
                 """, arguments: [e.seq, e.collection, e.objectID, e.kind.rawValue, e.baseVersion, e.idempotencyKey,
-                                 e.attempts, e.lastError, e.status, e.responseBody, e.state.rawValue, sentRevs[e.seq] ?? nil,
+                                 e.attempts, e.lastError, e.status, e.responseBody, e.state.rawValue, sent[e.seq]?.rev, sent[e.seq]?.data,
                                  e.createdAt.timeIntervalSince1970, e.notBefore?.timeIntervalSince1970])
         }
     }

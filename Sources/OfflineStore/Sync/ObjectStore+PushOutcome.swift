@@ -26,8 +26,7 @@ extension ObjectStore {
             try db.execute(sql: "UPDATE queue SET state = 'pending' WHERE seq = ?", arguments: [entry.seq])
             row.persistent = server
             row.serverVersion = version
-            report.conflictsDetected += 1
-            if try settleConflict(db, row: row, policy: policy) { report.conflictsResolved += 1 }
+            report.count(try settleConflict(db, row: row, policy: policy))
         case .rejected(let status, let body):
             try db.execute(sql: """
                 UPDATE queue SET state = 'failed', status = ?, response_body = ?, last_error = ? WHERE seq = ?

@@ -103,7 +103,6 @@ extension ObjectStore {
             try row.save(db)
             return
         }
-        report.conflictsDetected += 1
-        if try settleConflict(db, row: row, policy: collection.conflictPolicy) { report.conflictsResolved += 1 }
+        report.count(try settleConflict(db, row: row, policy: collection.conflictPolicy))
     }
 }

@@ -20,6 +20,15 @@ public struct SyncReport: Sendable, Hashable, Codable {
     /// Creates an empty report.
     public init() {}
 
+    /// Counts a conflict's settlement (identical copies are no conflict).
+    mutating func count(_ settlement: ObjectStore.Settlement) {
+        switch settlement {
+        case .identical: break
+        case .resolved: conflictsDetected += 1; conflictsResolved += 1
+        case .preserved: conflictsDetected += 1
+        }
+    }
+
     /// Adds another report's counts of work done; the "left" counts are taken from `other`.
     mutating func absorb(_ other: SyncReport) {
         pushed += other.pushed
