@@ -1,0 +1,143 @@
+import Foundation
+
+extension KintoBackend {
+    /// Fetches one page of a bounded, ascending change feed.
+    ///
+    /// The first page (`continuing == nil`) learns the snapshot bound B, the collection
+    /// timestamp (`HEAD records` → `ETag`), then reads
+    /// `records?_since=S&_before=B+1&_sort=last_modified&_limit=pageSize` with
+    /// S = cursor − ``Configuration/lookBack`` (no `_since` for a nil cursor; Kinto includes
+    /// tombstones whenever `_before` is present). Later pages follow `Next-Page` verbatim.
+    /// A record changed during the pull gets a timestamp above B and is read by the next
+    /// pull, whose cursor is B; records committed late with an older timestamp are caught
+    /// by the look-back. Re-read records carry their unchanged version.
+    ///
+    /// ``PullPage/cursor`` is the last `last_modified` of an intermediate page and B on the
+    /// last page. The continuation token is JSON `{"next":"<Next-Page URL>","bound":B}`
+    /// (plus `"total"` when known). A cursor that is not a Kinto timestamp means "everything".
+    ///
+    /// A missing collection (404) is an empty last page with a nil cursor (the stored one
+    /// is kept); a missing bucket answers 403 on Kinto, hence `unauthorized`: call
+    /// ``prepare(collection:)`` first.
+    ///
+    /// - Throws: ``OfflineStoreError``: `unauthorized`, `offline`, `timeout`, `server`
+    ///   (also while backing off), `badResponse`, `invalidOperation` (a token this backend
+    ///   did not make), `configuration` (invalid names).
+    public func pull(collection: String, since cursor: String?, continuing: PullContinuation?) async throws -> PullPage {
+        try checkName(collection)
+        try checkBackoff()
+        let recordsURL = paths.url(paths.recordsPath(collection))
+        let token: PullToken
+        if let continuing {
+            token = try PullToken(decoding: continuing.token)
+            guard paths.isSameOrigin(token.next), token.next.path == recordsURL.path else {
+                throw OfflineStoreError(.invalidOperation,
+                                        "the pull continuation does not point at collection \"\(collection)\" of this server")
+            }
+        } else {
+            guard let first = try await firstPage(collection: collection, since: cursor) else {
+                return PullPage(changes: [], cursor: nil, next: nil)
+            }
+            token = first
+        }
+        let what = "pulling collection \"\(collection)\""
+        let reply = try await send("GET", token.next, what: what)
+        if reply.status == 404 {
+            forgetPrepared(collection)
+            return PullPage(changes: [], cursor: nil, next: nil)
+        }
+        guard reply.isSuccess else { throw reply.error(what) }
+        guard let items = reply.json?["data"]?.arrayValue else { throw reply.badResponse(what) }
+        let changes = try Self.changes(items, reply: reply, what: what)
+
+        var next: PullContinuation?
+        var pageCursor = String(token.bound)
+        if let link = reply.header("Next-Page"), !link.isEmpty {
+            guard let url = URL(string: link) else { throw reply.badResponse(what) }
+            next = PullContinuation(token: PullToken(next: url, bound: token.bound, total: token.total).encoded())
+            let highest = changes.compactMap { Int64($0.version) }.max()
+            pageCursor = highest.map(String.init) ?? ""
+        }
+        return PullPage(changes: changes, cursor: pageCursor.isEmpty ? nil : pageCursor, next: next,
+                        total: token.total)
+    }
+
+    /// Learns the bound and builds the first page's URL; nil when the collection is missing.
+    private func firstPage(collection: String, since cursor: String?) async throws -> PullToken? {
+        let path = paths.recordsPath(collection)
+        var filter: [(String, String)] = []
+        if let since = cursor.flatMap({ Int64(KintoReply.unquote($0)) }) {
+            let start = max(0, since - Self.milliseconds(configuration.lookBack))
+            filter.append(("_since", String(start)))
+        }
+        let what = "reading the timestamp of collection \"\(collection)\""
+        let head = try await send("HEAD", paths.url(path, query: filter + [("_limit", "1")]), what: what)
+        if head.status == 404 {
+            forgetPrepared(collection)
+            return nil
+        }
+        guard head.isSuccess else { throw head.error(what) }
+        guard let bound = head.etag.flatMap({ Int64($0) }), bound < Int64.max else { throw head.badResponse(what) }
+        let total = head.header("Total-Records").flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+        let query = filter + [
+            ("_before", String(bound + 1)), ("_sort", "last_modified"), ("_limit", String(max(1, configuration.pageSize))),
+        ]
+        return PullToken(next: paths.url(path, query: query), bound: bound, total: total)
+    }
+
+    /// The page's records as changes; one change per id, the highest `last_modified` kept.
+    static func changes(_ items: [JSONValue], reply: KintoReply, what: String) throws -> [RemoteChange] {
+        var parsed: [(change: RemoteChange, lastModified: Int64)] = []
+        parsed.reserveCapacity(items.count)
+        var highest: [String: Int64] = [:]
+        for item in items {
+            guard let object = item.objectValue, let id = object["id"]?.stringValue,
+                  let lastModified = KintoRecord.lastModified(object) else { throw reply.badResponse(what) }
+            // Not `cond ? nil : value`: JSONValue is nil-literal-expressible, that would be `.null`.
+            var record: JSONValue?
+            if !KintoRecord.isTombstone(object) { record = KintoRecord.strip(item) }
+            parsed.append((RemoteChange(id: id, record: record, version: String(lastModified)), lastModified))
+            highest[id] = max(highest[id] ?? .min, lastModified)
+        }
+        var kept = Set<String>()
+        return parsed.compactMap { entry in
+            guard entry.lastModified == highest[entry.change.id], kept.insert(entry.change.id).inserted else { return nil }
+            return entry.change
+        }
+    }
+}
+
+/// The state of a pull between pages: the next URL, the snapshot bound and the announced total.
+struct PullToken: Sendable, Hashable {
+    /// The `Next-Page` URL (or the first page's URL).
+    var next: URL
+    /// The collection timestamp the pull is bounded by (inclusive).
+    var bound: Int64
+    /// `Total-Records` of the first answer, if any.
+    var total: Int?
+
+    init(next: URL, bound: Int64, total: Int?) {
+        self.next = next
+        self.bound = bound
+        self.total = total
+    }
+
+    /// Reads a token made by ``encoded()``.
+    ///
+    /// - Throws: ``OfflineStoreError/Code/invalidOperation`` for anything else.
+    init(decoding text: String) throws {
+        let invalid = OfflineStoreError(.invalidOperation, "the pull continuation was not made by KintoBackend")
+        guard let json = try? JSONValue(parsing: text), let link = json["next"]?.stringValue,
+              let url = URL(string: link), let bound = json["bound"]?.intValue else { throw invalid }
+        self.next = url
+        self.bound = bound
+        self.total = json["total"]?.intValue.flatMap { Int(exactly: $0) }
+    }
+
+    /// The token as compact JSON.
+    func encoded() -> String {
+        var object: [String: JSONValue] = ["next": .string(next.absoluteString), "bound": .int(bound)]
+        if let total { object["total"] = .int(Int64(total)) }
+        return JSONValue.object(object).serialized()
+    }
+}
