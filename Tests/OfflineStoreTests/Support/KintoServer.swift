@@ -1,0 +1,106 @@
+import Foundation
+import OfflineStore
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The real Kinto the test suite runs against, and scripted doubles for what it cannot do.
+enum KintoServer {
+    /// Why the Kinto tests cannot run.
+    struct NotConfigured: Error, CustomStringConvertible {
+        var description: String { "KINTO_URL is not set: run the suite through scripts/test, which starts Kinto" }
+    }
+
+    /// The base URL (`…/v1`) from the `KINTO_URL` environment variable.
+    ///
+    /// - Throws: ``NotConfigured`` when it is unset or not a URL; tests never skip silently.
+    static func url() throws -> URL {
+        guard let text = ProcessInfo.processInfo.environment["KINTO_URL"], !text.isEmpty,
+              let url = URL(string: text) else { throw NotConfigured() }
+        return url
+    }
+
+    /// A fresh name for a bucket or collection, e.g. `t3f9a…`, so tests can run in parallel.
+    static func uniqueName(_ prefix: String = "t") -> String {
+        prefix + String(UInt64.random(in: .min ... .max), radix: 16)
+    }
+
+    /// A backend on the real Kinto with its own bucket, as `alice`.
+    static func backend(pageSize: Int = 500, lookBack: Duration = .seconds(5),
+                        auth: KintoAuth = .basic(user: "alice", password: "secret"),
+                        bucket: String = uniqueName("b")) throws -> KintoBackend {
+        KintoBackend(configuration: .init(serverURL: try url(), bucket: bucket, auth: auth,
+                                          timeout: .seconds(20), pageSize: pageSize, lookBack: lookBack))
+    }
+
+    /// A TCP port on 127.0.0.1 that nothing listens on (bound, then closed).
+    static func closedPort() -> Int {
+        #if canImport(Glibc)
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+        let fd = socket(AF_INET, SOCK_STREAM, 0)
+        #endif
+        precondition(fd >= 0, "socket() failed")
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw in
+                bind(fd, raw, length) == 0 && getsockname(fd, raw, &length) == 0
+            }
+        }
+        precondition(bound, "bind() on 127.0.0.1 failed")
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+}
+
+/// A transport that answers from a script and records what it was sent.
+final class ScriptedTransport: HTTPTransport {
+    private let state: Mutex<(answers: [HTTPResponse], sent: [HTTPRequest])>
+
+    /// Creates a transport that gives these answers in order (then 500s).
+    init(_ answers: [HTTPResponse]) { state = Mutex((answers, [])) }
+
+    /// The requests sent so far.
+    var sent: [HTTPRequest] { state.withLock { $0.sent } }
+
+    /// Queues more answers.
+    func enqueue(_ answers: HTTPResponse...) { state.withLock { $0.answers += answers } }
+
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        state.withLock { state in
+            state.sent.append(request)
+            return state.answers.isEmpty ? HTTPResponse(status: 500) : state.answers.removeFirst()
+        }
+    }
+
+    /// A JSON answer.
+    static func json(_ status: Int, _ body: JSONValue, headers: [String: String] = [:]) -> HTTPResponse {
+        HTTPResponse(status: status, headers: headers.merging(["Content-Type": "application/json"]) { a, _ in a },
+                     body: Data(body.serialized().utf8))
+    }
+
+    /// A backend on this transport at a fake address, with an injected clock.
+    func backend(clock: TestClock = TestClock()) -> KintoBackend {
+        KintoBackend(configuration: .init(serverURL: URL(string: "http://127.0.0.1:9/v1")!, bucket: "b",
+                                          auth: .basic(user: "alice", password: "secret"), now: clock.now),
+                     transport: self)
+    }
+}
+
+/// A clock the test moves by hand.
+final class TestClock: Sendable {
+    private let date = Mutex(Date(timeIntervalSince1970: 1_800_000_000))
+
+    /// The current instant, as the backend's `now`.
+    var now: @Sendable () -> Date { { self.date.withLock { $0 } } }
+
+    /// Moves the clock forward.
+    func advance(seconds: Double) { date.withLock { $0 = $0.addingTimeInterval(seconds) } }
+}
