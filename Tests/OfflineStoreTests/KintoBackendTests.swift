@@ -289,6 +289,14 @@ import Testing
         await expectError(.offline) { _ = try await backend.pull(collection: collection, since: nil, continuing: nil) }
     }
 
+    @Test func silentServerIsATimeout() async throws {
+        try await KintoServer.withSilentServer { port in
+            let url = try #require(URL(string: "http://127.0.0.1:\(port)/v1"))
+            let backend = KintoBackend(configuration: .init(serverURL: url, timeout: .seconds(1)))
+            await expectError(.timeout) { _ = try await backend.push([op(.delete, "a")], collection: collection) }
+        }
+    }
+
     @Test func credentialsNeverAppearInDescriptionsOrErrors() async throws {
         let url = try #require(URL(string: "http://127.0.0.1:\(KintoServer.closedPort())/v1"))
         for auth in [KintoAuth.basic(user: "alice", password: "hunter2"), .bearer("hunter2")] {

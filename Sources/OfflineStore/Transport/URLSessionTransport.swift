@@ -38,10 +38,10 @@ public struct URLSessionTransport: HTTPTransport {
     ///
     /// - Throws: ``TransportError`` when no answer arrived, `CancellationError` when the task was cancelled.
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        var urlRequest = URLRequest(
-            url: request.url,
-            cachePolicy: .reloadIgnoringLocalAndRemoteCacheData,
-            timeoutInterval: Self.seconds(request.timeout))
+        var urlRequest = URLRequest(url: request.url)
+        urlRequest.cachePolicy = .reloadIgnoringLocalAndRemoteCacheData
+        // Assigned, not passed to the initializer: corelibs Foundation ignores the initializer's value.
+        urlRequest.timeoutInterval = Self.seconds(request.timeout)
         urlRequest.httpMethod = request.method
         urlRequest.httpShouldHandleCookies = false
         for (name, value) in request.headers {
@@ -117,10 +117,11 @@ public struct URLSessionTransport: HTTPTransport {
         }
     }
 
-    /// A duration in seconds, at least one millisecond.
+    /// A duration in whole seconds, rounded up, at least one: corelibs Foundation truncates
+    /// the interval to whole seconds and treats less than one as "no timeout" or "time out now".
     static func seconds(_ duration: Duration) -> TimeInterval {
         let (whole, attoseconds) = duration.components
-        return max(0.001, Double(whole) + Double(attoseconds) / 1e18)
+        return max(1, (Double(whole) + Double(attoseconds) / 1e18).rounded(.up))
     }
 }
 
