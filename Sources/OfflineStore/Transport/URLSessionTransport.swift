@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -7,7 +8,9 @@ import FoundationNetworking
 /// (no cookies, no cache, no stored credentials) and TLS verification left on.
 ///
 /// Redirects are followed only to the same scheme, host and port, so credentials
-/// are never sent to another server.
+/// are never sent to another server. Authentication challenges (401 with
+/// `WWW-Authenticate`) are not answered: the 401 is returned with its headers, but on
+/// Linux without its body (corelibs Foundation does not deliver it).
 public struct URLSessionTransport: HTTPTransport {
     /// Header names read explicitly from every answer (backends look these up).
     static let knownHeaders = [
@@ -16,6 +19,7 @@ public struct URLSessionTransport: HTTPTransport {
     ]
 
     private let session: URLSession
+    private let delegate: SessionDelegate
 
     /// Creates a transport with its own ephemeral session.
     public init() {
@@ -26,17 +30,18 @@ public struct URLSessionTransport: HTTPTransport {
         configuration.urlCache = nil
         configuration.urlCredentialStorage = nil
         configuration.requestCachePolicy = .reloadIgnoringLocalAndRemoteCacheData
-        session = URLSession(configuration: configuration, delegate: SameOriginRedirects(), delegateQueue: nil)
+        delegate = SessionDelegate()
+        session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
     }
 
     /// Sends the request and returns the answer, whatever its status.
     ///
     /// - Throws: ``TransportError`` when no answer arrived, `CancellationError` when the task was cancelled.
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        var urlRequest = URLRequest(
-            url: request.url,
-            cachePolicy: .reloadIgnoringLocalAndRemoteCacheData,
-            timeoutInterval: Self.seconds(request.timeout))
+        var urlRequest = URLRequest(url: request.url)
+        urlRequest.cachePolicy = .reloadIgnoringLocalAndRemoteCacheData
+        // Assigned, not passed to the initializer: corelibs Foundation ignores the initializer's value.
+        urlRequest.timeoutInterval = Self.seconds(request.timeout)
         urlRequest.httpMethod = request.method
         urlRequest.httpShouldHandleCookies = false
         for (name, value) in request.headers {
@@ -44,22 +49,41 @@ public struct URLSessionTransport: HTTPTransport {
         }
         urlRequest.httpBody = request.body
 
-        let data: Data
-        let response: URLResponse
-        do {
-            (data, response) = try await session.data(for: urlRequest)
-        } catch let error as URLError {
-            if error.code == .cancelled, Task.isCancelled { throw CancellationError() }
-            throw Self.transportError(error)
-        } catch is CancellationError {
-            throw CancellationError()
-        } catch {
-            throw TransportError(.other, String(describing: error))
+        let running = RunningTask()
+        let delegate = self.delegate
+        let session = self.session
+        let result: Result<HTTPResponse, any Error> = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let task = session.dataTask(with: urlRequest) { data, response, error in
+                    continuation.resume(returning: Self.result(data, response, error, challenged: running.challenged(delegate)))
+                }
+                running.start(task)
+            }
+        } onCancel: {
+            running.cancel()
+        }
+        if case .failure = result, running.wasCancelled { throw CancellationError() }
+        return try result.get()
+    }
+
+    /// Turns a data task's completion into an answer or a transport error.
+    private static func result(_ data: Data?, _ response: URLResponse?, _ error: (any Error)?,
+                               challenged: HTTPURLResponse?) -> Result<HTTPResponse, any Error> {
+        if let error {
+            if let urlError = error as? URLError {
+                // corelibs Foundation hangs on a 401/407 with an authentication challenge unless the
+                // challenge is cancelled; the delegate kept that answer (its body is lost).
+                if urlError.code == .cancelled, let challenged {
+                    return .success(HTTPResponse(status: challenged.statusCode, headers: headers(of: challenged)))
+                }
+                return .failure(transportError(urlError))
+            }
+            return .failure(TransportError(.other, String(describing: error)))
         }
         guard let http = response as? HTTPURLResponse else {
-            throw TransportError(.other, "the answer is not an HTTP response")
+            return .failure(TransportError(.other, "the answer is not an HTTP response"))
         }
-        return HTTPResponse(status: http.statusCode, headers: Self.headers(of: http), body: data)
+        return .success(HTTPResponse(status: http.statusCode, headers: headers(of: http), body: data ?? Data()))
     }
 
     /// All header fields of an answer, lowercased, with the known names read explicitly.
@@ -93,17 +117,35 @@ public struct URLSessionTransport: HTTPTransport {
         }
     }
 
-    /// A duration in seconds, at least one millisecond.
+    /// A duration in whole seconds, rounded up, at least one: corelibs Foundation truncates
+    /// the interval to whole seconds and treats less than one as "no timeout" or "time out now".
     static func seconds(_ duration: Duration) -> TimeInterval {
         let (whole, attoseconds) = duration.components
-        return max(0.001, Double(whole) + Double(attoseconds) / 1e18)
+        return max(1, (Double(whole) + Double(attoseconds) / 1e18).rounded(.up))
     }
 }
 
-/// Refuses redirects that leave the original scheme, host and port.
-///
-/// Stateless, so sharing it between tasks is safe.
-private final class SameOriginRedirects: NSObject, URLSessionTaskDelegate, Sendable {
+/// The session's delegate: refuses redirects that leave the original scheme, host and
+/// port, and answers authentication challenges by cancelling them (credentials are
+/// always sent up front), keeping the refused answer so it can be returned as it is.
+private final class SessionDelegate: NSObject, URLSessionTaskDelegate, Sendable {
+    private let challenged = Mutex<[Int: HTTPURLResponse]>([:])
+
+    /// The answer that raised a challenge for this task, removed once read.
+    func takeChallengedResponse(_ taskIdentifier: Int) -> HTTPURLResponse? {
+        challenged.withLock { $0.removeValue(forKey: taskIdentifier) }
+    }
+
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
+        completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
+    ) {
+        if let response = (challenge.failureResponse ?? task.response) as? HTTPURLResponse {
+            challenged.withLock { $0[task.taskIdentifier] = response }
+        }
+        completionHandler(.cancelAuthenticationChallenge, nil)
+    }
+
     func urlSession(
         _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
         newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
@@ -114,5 +156,36 @@ private final class SameOriginRedirects: NSObject, URLSessionTaskDelegate, Senda
             && from?.host?.lowercased() == to?.host?.lowercased()
             && from?.port == to?.port
         completionHandler(sameOrigin ? request : nil)
+    }
+}
+
+/// The data task of one ``URLSessionTransport/send(_:)`` call, cancellable before it starts.
+private final class RunningTask: Sendable {
+    private let state = Mutex<(task: URLSessionDataTask?, cancelled: Bool)>((nil, false))
+
+    /// Starts the task, or cancels it at once when the caller was already cancelled.
+    func start(_ task: URLSessionDataTask) {
+        let cancelled = state.withLock { state in
+            state.task = task
+            return state.cancelled
+        }
+        if cancelled { task.cancel() } else { task.resume() }
+    }
+
+    /// Cancels the task (now or when it starts).
+    func cancel() {
+        let task = state.withLock { state in
+            state.cancelled = true
+            return state.task
+        }
+        task?.cancel()
+    }
+
+    /// Whether the caller cancelled.
+    var wasCancelled: Bool { state.withLock { $0.cancelled } }
+
+    /// The answer the delegate kept for this task after a challenge, if any.
+    func challenged(_ delegate: SessionDelegate) -> HTTPURLResponse? {
+        state.withLock { $0.task?.taskIdentifier }.flatMap(delegate.takeChallengedResponse)
     }
 }

@@ -38,13 +38,26 @@ enum KintoServer {
 
     /// A TCP port on 127.0.0.1 that nothing listens on (bound, then closed).
     static func closedPort() -> Int {
+        let (fd, port) = boundSocket()
+        close(fd)
+        return port
+    }
+
+    /// Runs `body` with a port on 127.0.0.1 that accepts connections but never answers.
+    static func withSilentServer<T>(_ body: (Int) async throws -> T) async rethrows -> T {
+        let (fd, port) = boundSocket()
+        defer { close(fd) }
+        precondition(listen(fd, 16) == 0, "listen() failed")
+        return try await body(port)
+    }
+
+    private static func boundSocket() -> (fd: Int32, port: Int) {
         #if canImport(Glibc)
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
         let fd = socket(AF_INET, SOCK_STREAM, 0)
         #endif
         precondition(fd >= 0, "socket() failed")
-        defer { close(fd) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
@@ -56,7 +69,7 @@ enum KintoServer {
             }
         }
         precondition(bound, "bind() on 127.0.0.1 failed")
-        return Int(UInt16(bigEndian: address.sin_port))
+        return (fd, Int(UInt16(bigEndian: address.sin_port)))
     }
 }
 

@@ -15,6 +15,8 @@ extension KintoBackend {
     /// ``PullPage/cursor`` is the last `last_modified` of an intermediate page and B on the
     /// last page. The continuation token is JSON `{"next":"<Next-Page URL>","bound":B}`
     /// (plus `"total"` when known). A cursor that is not a Kinto timestamp means "everything".
+    /// ``PullPage/total`` is the first answer's `Total-Records`: live records changed since S
+    /// (Kinto does not count tombstones), so it is a progress hint, not an exact count.
     ///
     /// A missing collection (404) is an empty last page with a nil cursor (the stored one
     /// is kept); a missing bucket answers 403 on Kinto, hence `unauthorized`: call
@@ -93,7 +95,9 @@ extension KintoBackend {
         for item in items {
             guard let object = item.objectValue, let id = object["id"]?.stringValue,
                   let lastModified = KintoRecord.lastModified(object) else { throw reply.badResponse(what) }
-            let record = KintoRecord.isTombstone(object) ? nil : KintoRecord.strip(item)
+            // Not `cond ? nil : value`: JSONValue is nil-literal-expressible, that would be `.null`.
+            var record: JSONValue?
+            if !KintoRecord.isTombstone(object) { record = KintoRecord.strip(item) }
             parsed.append((RemoteChange(id: id, record: record, version: String(lastModified)), lastModified))
             highest[id] = max(highest[id] ?? .min, lastModified)
         }

@@ -4,6 +4,10 @@ extension KintoBackend {
     /// Sends operations: one direct request for a single operation, `POST /batch`
     /// (split at the server's `batch_max_requests`) for several.
     ///
+    /// Creates are `PUT` with `If-None-Match: *`; updates `PUT` and deletes `DELETE` with
+    /// `If-Match: "<baseVersion>"` (none when the base version is nil: unconditional). The
+    /// body is `{"data": …}` without `last_modified`; every request carries `Idempotency-Key`.
+    ///
     /// Per operation: 2xx → `applied` (the record without `last_modified`, version =
     /// `last_modified`; a delete gives the tombstone's version); DELETE 404 → `applied(nil, nil)`;
     /// 412 (and 409 of a direct request) → `conflict` with `details.existing`; other 4xx →
@@ -125,10 +129,6 @@ extension KintoBackend {
             throw reply.error(what)
         case 404 where operation.kind == .delete:
             return .applied(record: nil, version: nil)
-        case 409 where reply.json?["details"]?["existing"] == nil:
-            // Kinto's 409 without the record is a transient integrity conflict (with
-            // Retry-After), not "the record is gone": try again later.
-            return .retry(status: 409, message: reply.message, retryAfter: reply.retryAfter)
         case 412, 409:
             guard let existing = reply.json?["details"]?["existing"]?.objectValue else {
                 return .conflict(server: nil, version: nil)

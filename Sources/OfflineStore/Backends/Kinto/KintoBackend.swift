@@ -67,8 +67,10 @@ public final class KintoBackend: Backend, Sendable {
         if state.withLock({ $0.preparedCollections.contains(collection) }) { return }
         try checkBackoff()
         if !state.withLock({ $0.bucketReady }) {
-            let body: JSONValue? = configuration.shareBucketWithAuthenticatedUsers
-                ? ["permissions": ["write": ["system.Authenticated"]]] : nil
+            var body: JSONValue?  // never `cond ? [...] : nil`, which would make JSON `null`
+            if configuration.shareBucketWithAuthenticatedUsers {
+                body = ["permissions": ["write": ["system.Authenticated"]]]
+            }
             let what = "creating bucket \"\(configuration.bucket)\""
             let reply = try await send("PUT", paths.url(paths.bucketPath), headers: [("If-None-Match", "*")],
                                        body: body, what: what)

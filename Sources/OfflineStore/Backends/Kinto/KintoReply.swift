@@ -18,7 +18,7 @@ struct KintoReply: Sendable {
         status = response.status
         headers = response.headers
         text = String(decoding: response.body, as: UTF8.self)
-        json = response.body.isEmpty ? nil : try? JSONValue(parsing: response.body)
+        json = response.body.isEmpty ? Optional<JSONValue>.none : try? JSONValue(parsing: response.body)
     }
 
     /// Reads one item of a batch answer, `{"status":…, "headers":{…}, "body":…}`.
