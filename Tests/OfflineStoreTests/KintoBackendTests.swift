@@ -368,6 +368,17 @@ import Testing
         #expect(transport.sent.count == 1)
     }
 
+    @Test func aDirect409WithoutTheRecordIsRetriedNotTakenForADelete() async throws {
+        let transport = ScriptedTransport([ScriptedTransport.json(409, ["code": 409, "errno": 122, "message": "Integrity conflict"],
+                                                                  headers: ["Retry-After": "3"])])
+        let outcomes = try await transport.backend().push([op(.update, base: "17")], collection: "c")
+        guard case .retry(let status, _, _)? = outcomes.first else {
+            Issue.record("expected .retry, got \(outcomes)")
+            return
+        }
+        #expect(status == 409)
+    }
+
     @Test func batchWithA409IsRetriedWhole() async throws {
         let transport = ScriptedTransport([
             ScriptedTransport.json(200, ["settings": ["batch_max_requests": 25]]),

@@ -129,6 +129,10 @@ extension KintoBackend {
             throw reply.error(what)
         case 404 where operation.kind == .delete:
             return .applied(record: nil, version: nil)
+        case 409 where reply.json?["details"]?["existing"] == nil:
+            // Kinto's 409 without the record is a transient integrity conflict (with
+            // Retry-After), not "the record is gone": try again later.
+            return .retry(status: 409, message: reply.message, retryAfter: reply.retryAfter)
         case 412, 409:
             guard let existing = reply.json?["details"]?["existing"]?.objectValue else {
                 return .conflict(server: nil, version: nil)
