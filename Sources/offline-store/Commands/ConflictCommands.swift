@@ -33,8 +33,7 @@ extension OfflineStoreCommand {
                 """)
 
         @OptionGroup var global: GlobalOptions
-        @Argument(help: "The collection.") var collection: String
-        @Argument(help: "The object's id.") var id: String
+        @OptionGroup var object: ObjectArguments
         @Option(help: "Which copy wins.") var keep: KeepArgument?
         @Option(name: .customLong("with"), help: ArgumentHelp("A merged object to send, a JSON object.", valueName: "json"))
         var merged: String?
@@ -49,7 +48,7 @@ extension OfflineStoreCommand {
             case .server?: .keepServer
             case nil: .merged(try JSONArgument.object(merged ?? "", name: "--with"))
             }
-            let (collection, id) = (self.collection, self.id)
+            let (collection, id) = (object.collection, object.id)
             try await StoreSession.with(global, server: .never) { session in
                 let objects = try session.collection(collection)
                 try session.store.resolve(collection, id: id, with: resolution)

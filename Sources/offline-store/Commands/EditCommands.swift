@@ -37,15 +37,14 @@ extension OfflineStoreCommand {
             discussion: "With --merge, the JSON's fields are set and a null field is removed; other fields stay.")
 
         @OptionGroup var global: GlobalOptions
-        @Argument(help: "The collection.") var collection: String
-        @Argument(help: "The object's id.") var id: String
+        @OptionGroup var object: ObjectArguments
         @Argument(help: ArgumentHelp("The new object (or the fields to set), a JSON object.", valueName: "json"))
         var json: String
         @Flag(help: "Patch the given fields instead of replacing the object.") var merge = false
 
         mutating func execute() async throws {
             let value = try JSONArgument.object(json)
-            let (collection, id, merge) = (self.collection, self.id, self.merge)
+            let (collection, id, merge) = (object.collection, object.id, self.merge)
             try await StoreSession.with(global, server: .edit(collection: collection)) { session in
                 let objects = try session.collection(collection)
                 let updated = merge
@@ -63,11 +62,10 @@ extension OfflineStoreCommand {
             discussion: "Locally the object is a tombstone until the server has the delete.")
 
         @OptionGroup var global: GlobalOptions
-        @Argument(help: "The collection.") var collection: String
-        @Argument(help: "The object's id.") var id: String
+        @OptionGroup var object: ObjectArguments
 
         mutating func execute() async throws {
-            let (collection, id) = (self.collection, self.id)
+            let (collection, id) = (object.collection, object.id)
             try await StoreSession.with(global, server: .edit(collection: collection)) { session in
                 try await session.collection(collection).destroy(id)
                 try session.noteIfQueued(collection, id: id)

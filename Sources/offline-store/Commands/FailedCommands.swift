@@ -30,11 +30,10 @@ extension OfflineStoreCommand {
                 """)
 
         @OptionGroup var global: GlobalOptions
-        @Argument(help: "The collection.") var collection: String
-        @Argument(help: "The object's id.") var id: String
+        @OptionGroup var object: ObjectArguments
 
         mutating func execute() async throws {
-            try await FailedEntryAction.perform(global, collection, id) { try $0.retry(collection, id: id) }
+            try await FailedEntryAction.perform(global, object, ObjectStore.retry(_:id:))
         }
     }
 
@@ -44,11 +43,10 @@ extension OfflineStoreCommand {
             discussion: "Every queued edit of the object is dropped. Prints the object.")
 
         @OptionGroup var global: GlobalOptions
-        @Argument(help: "The collection.") var collection: String
-        @Argument(help: "The object's id.") var id: String
+        @OptionGroup var object: ObjectArguments
 
         mutating func execute() async throws {
-            try await FailedEntryAction.perform(global, collection, id) { try $0.rollback(collection, id: id) }
+            try await FailedEntryAction.perform(global, object, ObjectStore.rollback(_:id:))
         }
     }
 
@@ -58,23 +56,22 @@ extension OfflineStoreCommand {
             discussion: "Every queued edit of the object is dropped. Prints nothing.")
 
         @OptionGroup var global: GlobalOptions
-        @Argument(help: "The collection.") var collection: String
-        @Argument(help: "The object's id.") var id: String
+        @OptionGroup var object: ObjectArguments
 
         mutating func execute() async throws {
-            try await FailedEntryAction.perform(global, collection, id) { try $0.discard(collection, id: id) }
+            try await FailedEntryAction.perform(global, object, ObjectStore.discard(_:id:))
         }
     }
 }
 
 /// Runs a failed-entry action and prints the object afterwards, if it is still there.
 enum FailedEntryAction {
-    static func perform(_ options: GlobalOptions, _ collection: String, _ id: String,
-                        _ action: (ObjectStore) throws -> Void) async throws {
+    static func perform(_ options: GlobalOptions, _ object: ObjectArguments,
+                        _ action: (ObjectStore) -> (String, String) throws -> Void) async throws {
         try await StoreSession.with(options, server: .never) { session in
-            let objects = try session.collection(collection)
-            try action(session.store)
-            if let value = try objects.find(id) { Output.line(value) }
+            let objects = try session.collection(object.collection)
+            try action(session.store)(object.collection, object.id)
+            if let value = try objects.find(object.id) { Output.line(value) }
         }
     }
 }

@@ -13,12 +13,11 @@ extension OfflineStoreCommand {
                 """)
 
         @OptionGroup var global: GlobalOptions
-        @Argument(help: "The collection.") var collection: String
-        @Argument(help: "The object's id.") var id: String
+        @OptionGroup var object: ObjectArguments
         @Flag(help: "Print every copy and the sync state.") var all = false
 
         mutating func execute() async throws {
-            let (collection, id, all) = (self.collection, self.id, self.all)
+            let (collection, id, all) = (object.collection, object.id, self.all)
             try await StoreSession.with(global, server: .never) { session in
                 let object = try session.collection(collection).object(id)
                 if all, let object {

@@ -32,6 +32,12 @@ enum BackendArgument: String, ExpressibleByArgument, CaseIterable {
 
 extension SyncState: ExpressibleByArgument {}
 
+/// `COLLECTION ID`: the object a command acts on.
+struct ObjectArguments: ParsableArguments {
+    @Argument(help: "The collection.") var collection: String
+    @Argument(help: "The object's id.") var id: String
+}
+
 /// JSON given on the command line.
 enum JSONArgument {
     /// Parses a JSON object argument.

@@ -26,17 +26,9 @@ struct CLISettings: Equatable {
         ]
     }
 
-    init(server: URL, bucket: String, user: String?, passwordVariable: String?, tokenVariable: String?,
-         writeMode: WriteMode, sharedBucket: Bool) {
-        self.server = server
-        self.bucket = bucket
-        self.user = user
-        self.passwordVariable = passwordVariable
-        self.tokenVariable = tokenVariable
-        self.writeMode = writeMode
-        self.sharedBucket = sharedBucket
-    }
+}
 
+extension CLISettings {
     /// Reads stored settings.
     ///
     /// - Throws: ``CLIError`` when the stored text is not settings this version understands.
