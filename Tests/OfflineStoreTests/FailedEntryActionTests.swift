@@ -9,13 +9,9 @@ import Testing
 struct FailedEntryActionTests {
     /// A deferred store on an in-memory server, in a temporary directory.
     static func withStore(_ body: (ObjectStore, InMemoryBackend) async throws -> Void) async throws {
-        try await withTemporaryDirectory { directory in
-            let backend = InMemoryBackend()
-            let store = try ObjectStore(path: directory.path("store.sqlite"),
-                                        configuration: .with { $0.writeMode = .deferred }, backend: backend)
-            defer { try? store.close() }
-            try store.register(CollectionDescriptor("todos"))
-            try store.register(CollectionDescriptor("notes"))
+        let backend = InMemoryBackend()
+        try await withTemporaryStore(configuration: .with { $0.writeMode = .deferred }, backend: backend,
+                                     collections: [CollectionDescriptor("todos"), CollectionDescriptor("notes")]) { store in
             try await body(store, backend)
         }
     }

@@ -9,13 +9,10 @@ struct ObjectStoreResetTests {
     /// A deferred store on an in-memory server with a synced `todos/s`, a pending edit
     /// of `todos/e`, a local-only `drafts/d` and app metadata.
     static func withSyncedStore(_ body: (ObjectStore, InMemoryBackend) async throws -> Void) async throws {
-        try await withTemporaryDirectory { directory in
-            let backend = InMemoryBackend()
-            let store = try ObjectStore(path: directory.path("store.sqlite"),
-                                        configuration: .with { $0.writeMode = .deferred }, backend: backend)
-            defer { try? store.close() }
-            try store.register(CollectionDescriptor("todos"))
-            try store.register(CollectionDescriptor("drafts", localOnly: true))
+        let backend = InMemoryBackend()
+        let collections = [CollectionDescriptor("todos"), CollectionDescriptor("drafts", localOnly: true)]
+        try await withTemporaryStore(configuration: .with { $0.writeMode = .deferred }, backend: backend,
+                                     collections: collections) { store in
             let todos = store.collection("todos")
             try await todos.create(["id": "s", "title": "synced"])
             try await todos.create(["id": "e", "title": "to edit"])
