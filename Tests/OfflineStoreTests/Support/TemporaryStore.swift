@@ -33,8 +33,9 @@ func withTemporaryDirectory<T>(_ body: (TemporaryDirectory) async throws -> T) a
     return try await body(directory)
 }
 
-/// Runs `body` with a new store (no backend: offline) in a fresh temporary directory,
-/// with `collections` registered. The store is closed and its directory removed afterwards.
+/// Runs `body` with a new store in a fresh temporary directory, with `collections`
+/// registered; without a backend (the default) the store is offline. The store is closed
+/// and its directory removed afterwards.
 ///
 /// ```swift
 /// try await withTemporaryStore(collections: [CollectionDescriptor("todos")]) { store in
@@ -43,11 +44,12 @@ func withTemporaryDirectory<T>(_ body: (TemporaryDirectory) async throws -> T) a
 /// ```
 func withTemporaryStore<T>(
     configuration: ObjectStore.Configuration = ObjectStore.Configuration(),
+    backend: (any Backend)? = nil,
     collections: [CollectionDescriptor] = [],
     _ body: (ObjectStore) async throws -> T
 ) async throws -> T {
     try await withTemporaryDirectory { directory in
-        let store = try ObjectStore(path: directory.path("store.sqlite"), configuration: configuration)
+        let store = try ObjectStore(path: directory.path("store.sqlite"), configuration: configuration, backend: backend)
         defer { try? store.close() }
         for descriptor in collections { try store.register(descriptor) }
         return try await body(store)

@@ -1,0 +1,63 @@
+import ArgumentParser
+import OfflineStore
+
+extension OfflineStoreCommand {
+    struct CollectionGroup: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "collection",
+            abstract: "Add and list collections.",
+            subcommands: [Add.self, List.self])
+    }
+}
+
+extension OfflineStoreCommand.CollectionGroup {
+    struct Add: StoreCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Add a collection, or change an existing one's policies.",
+            discussion: """
+                Unset policies take the defaults: queue-if-offline, preserve. Prints the collection \
+                as `collection list` shows it.
+                """)
+
+        @OptionGroup var global: GlobalOptions
+
+        @Argument(help: "The collection's name (on Kinto: letters, digits, '_' and '-').")
+        var name: String
+
+        @Option(help: "What an edit does when the server cannot be reached.")
+        var updatePolicy: UpdatePolicyArgument?
+
+        @Option(help: "How a conflict with the server's version is settled.")
+        var conflictPolicy: ConflictPolicyArgument = .preserve
+
+        @Flag(help: "Never sync this collection: its objects stay on this machine.")
+        var localOnly = false
+
+        mutating func execute() async throws {
+            if !localOnly, !OfflineStoreCommand.Init.isKintoName(name) {
+                throw CLIError("collection name '\(name)' is not valid on Kinto: ASCII letters, digits, '_' and '-', "
+                    + "starting with a letter or digit (or add it with --local-only)")
+            }
+            let descriptor = CollectionDescriptor(
+                name, localOnly: localOnly, updatePolicy: updatePolicy?.policy, conflictPolicy: conflictPolicy.policy)
+            try await StoreSession.with(global, server: .never) { session in
+                try session.store.register(descriptor)
+                Output.line(Shape.collection(try session.store.descriptor(of: descriptor.name)))
+            }
+        }
+    }
+
+    struct List: StoreCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "List the collections.",
+            discussion: #"Prints a JSON array of {"name","updatePolicy","conflictPolicy","localOnly"}, sorted by name."#)
+
+        @OptionGroup var global: GlobalOptions
+
+        mutating func execute() async throws {
+            try await StoreSession.with(global, server: .never) { session in
+                Output.line(.array(session.store.collections().map(Shape.collection)))
+            }
+        }
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+import OfflineStore
+
+/// The server settings `init` records in the store file (app metadata), read by every
+/// later command. Holds the *name* of the environment variable with the secret, never the secret.
+struct CLISettings: Equatable {
+    /// The app metadata key the settings are stored under (one JSON document).
+    static let metadataKey = "offline-store.settings"
+
+    var server: URL
+    var backend: BackendArgument = .kinto
+    var bucket: String
+    var user: String?
+    var passwordVariable: String?
+    var tokenVariable: String?
+    var writeMode: WriteMode
+    var sharedBucket: Bool
+
+    /// The settings as stored and as `init` prints them.
+    var json: JSONValue {
+        [
+            "server": .string(server.absoluteString), "backend": .string(backend.rawValue), "bucket": .string(bucket),
+            "user": Shape.optional(user), "passwordEnv": Shape.optional(passwordVariable),
+            "tokenEnv": Shape.optional(tokenVariable), "writeMode": .string(writeMode.rawValue),
+            "sharedBucket": .bool(sharedBucket),
+        ]
+    }
+
+}
+
+extension CLISettings {
+    /// Reads stored settings.
+    ///
+    /// - Throws: ``CLIError`` when the stored text is not settings this version understands.
+    init(json: JSONValue) throws {
+        guard let server = json["server"]?.stringValue.flatMap(URL.init(string:)),
+              let backend = json["backend"]?.stringValue.flatMap(BackendArgument.init(rawValue:)),
+              let bucket = json["bucket"]?.stringValue,
+              let writeMode = json["writeMode"]?.stringValue.flatMap(WriteMode.init(rawValue:))
+        else { throw CLIError("the store's settings cannot be read; run `offline-store init --force` again") }
+        self.server = server
+        self.backend = backend
+        self.bucket = bucket
+        self.user = json["user"]?.stringValue
+        self.passwordVariable = json["passwordEnv"]?.stringValue
+        self.tokenVariable = json["tokenEnv"]?.stringValue
+        self.writeMode = writeMode
+        self.sharedBucket = json["sharedBucket"]?.boolValue ?? false
+    }
+
+    /// The settings stored in a store, or nil when `init` never ran on it.
+    static func load(from store: ObjectStore) throws -> CLISettings? {
+        guard let text = try store.metadata(forKey: metadataKey) else { return nil }
+        guard let json = try? JSONValue(parsing: text) else {
+            throw CLIError("the store's settings are not valid JSON; run `offline-store init --force` again")
+        }
+        return try CLISettings(json: json)
+    }
+
+    func save(to store: ObjectStore) throws {
+        try store.setMetadata(json.serialized(), forKey: Self.metadataKey)
+    }
+
+    /// The environment variable holding the secret, if the settings name one.
+    var secretVariable: String? { passwordVariable ?? tokenVariable }
+
+    /// Why the secret cannot be read now, or nil when it can (or none is needed).
+    func missingSecret(in environment: [String: String]) -> String? {
+        guard let name = secretVariable else { return nil }
+        if let value = environment[name], !value.isEmpty { return nil }
+        let what = passwordVariable != nil ? "the password of user \(user ?? "")" : "the bearer token"
+        return "the environment variable \(name) (\(what), named at init) is not set"
+    }
+
+    /// The credentials from the environment. A missing secret becomes a header provider
+    /// that fails with `unauthorized`, so a request that needs it stops with exit 6.
+    func auth(environment: [String: String]) -> KintoAuth {
+        if let problem = missingSecret(in: environment) {
+            return .header { throw OfflineStoreError(.unauthorized, problem) }
+        }
+        if let name = passwordVariable, let secret = environment[name] {
+            return .basic(user: user ?? "", password: secret)
+        }
+        if let name = tokenVariable, let secret = environment[name] {
+            return .bearer(secret)
+        }
+        return .none
+    }
+
+    /// The backend these settings describe, with the secret read from the environment.
+    func makeBackend(environment: [String: String]) -> any Backend {
+        KintoBackend(configuration: .init(
+            serverURL: server, bucket: bucket, auth: auth(environment: environment),
+            shareBucketWithAuthenticatedUsers: sharedBucket))
+    }
+}

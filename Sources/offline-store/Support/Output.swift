@@ -1,0 +1,94 @@
+import Foundation
+import OfflineStore
+
+/// Writes JSON documents to stdout (one per line, written at once so a reader of a pipe
+/// sees each line as soon as it is complete) and messages to stderr.
+enum Output {
+    /// Writes one JSON document and a newline to stdout.
+    static func line(_ value: JSONValue) {
+        FileHandle.standardOutput.write(Data((value.serialized() + "\n").utf8))
+    }
+
+    /// Writes "error: message" to stderr.
+    static func error(_ message: String) {
+        FileHandle.standardError.write(Data("error: \(message)\n".utf8))
+    }
+
+    /// Writes a note (not an error) to stderr.
+    static func note(_ message: String) {
+        FileHandle.standardError.write(Data("offline-store: \(message)\n".utf8))
+    }
+}
+
+/// The JSON shapes the commands print (Docs/CLI.md lists them).
+enum Shape {
+    static func optional(_ value: JSONValue?) -> JSONValue { value ?? .null }
+    static func optional(_ value: String?) -> JSONValue { value.map(JSONValue.string) ?? .null }
+    static func optional(_ value: Int?) -> JSONValue { value.map { .int(Int64($0)) } ?? .null }
+
+    /// `get --all`: every copy and the sync state.
+    static func object(_ object: StoredObject) -> JSONValue {
+        [
+            "collection": .string(object.collection), "id": .string(object.id), "state": .string(object.state.rawValue),
+            "local": optional(object.local), "deleted": .bool(object.isLocallyDeleted),
+            "persistent": optional(object.persistent), "base": optional(object.base),
+            "baseVersion": optional(object.baseVersion), "serverVersion": optional(object.serverVersion),
+        ]
+    }
+
+    /// `queue`: one entry.
+    static func entry(_ entry: QueueEntry) -> JSONValue {
+        [
+            "seq": .int(entry.seq), "collection": .string(entry.collection), "id": .string(entry.objectID),
+            "kind": .string(entry.kind.rawValue), "state": .string(entry.state.rawValue),
+            "attempts": .int(Int64(entry.attempts)), "lastError": optional(entry.lastError),
+            "status": optional(entry.status),
+        ]
+    }
+
+    /// `failed`: one rejected entry with the server's answer.
+    static func failedEntry(_ entry: QueueEntry) -> JSONValue {
+        [
+            "seq": .int(entry.seq), "collection": .string(entry.collection), "id": .string(entry.objectID),
+            "kind": .string(entry.kind.rawValue), "status": optional(entry.status), "body": optional(entry.responseBody),
+            "attempts": .int(Int64(entry.attempts)), "lastError": optional(entry.lastError),
+        ]
+    }
+
+    /// `conflicts`: base, local and server copies side by side.
+    static func conflict(_ conflict: Conflict) -> JSONValue {
+        [
+            "collection": .string(conflict.collection), "id": .string(conflict.id), "base": optional(conflict.base),
+            "local": optional(conflict.local), "server": optional(conflict.server),
+            "serverVersion": optional(conflict.serverVersion),
+        ]
+    }
+
+    /// `flush`, `refresh`, `sync`: what was done and what is left; `error` when the run stopped early.
+    static func report(_ report: SyncReport, error: String? = nil) -> JSONValue {
+        [
+            "pushed": .int(Int64(report.pushed)), "pulled": .int(Int64(report.pulled)),
+            "conflicts": .int(Int64(report.conflicts)), "failed": .int(Int64(report.failed)),
+            "pending": .int(Int64(report.pending)),
+            "conflictsDetected": .int(Int64(report.conflictsDetected)),
+            "conflictsResolved": .int(Int64(report.conflictsResolved)),
+            "error": optional(error),
+        ]
+    }
+
+    /// `collection list`: one collection with its effective policies.
+    static func collection(_ descriptor: CollectionDescriptor) -> JSONValue {
+        [
+            "name": .string(descriptor.name),
+            "updatePolicy": .string(UpdatePolicyArgument(descriptor.updatePolicy ?? .queueIfOffline).rawValue),
+            "conflictPolicy": .string(descriptor.conflictPolicy.name),
+            "localOnly": .bool(descriptor.isLocalOnly),
+        ]
+    }
+
+    /// A date as ISO 8601 text (UTC, milliseconds).
+    static func timestamp(_ date: Date?) -> JSONValue {
+        guard let date else { return .null }
+        return .string(date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true)))
+    }
+}

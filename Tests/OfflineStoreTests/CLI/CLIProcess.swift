@@ -1,0 +1,198 @@
+import Foundation
+import OfflineStore
+import Synchronization
+import Testing
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The built `offline-store` executable: `$OFFLINE_STORE_BIN`, next to the test bundle, or
+/// in the package's `.build/debug`. Missing is a test failure, never a skip.
+enum CLIBinary {
+    struct Missing: Error, CustomStringConvertible {
+        let searched: [String]
+        var description: String {
+            "the offline-store executable was not found (searched \(searched.joined(separator: ", "))); "
+                + "build it with `swift build --build-tests` or set OFFLINE_STORE_BIN"
+        }
+    }
+
+    static func url() throws -> URL {
+        var candidates: [URL] = []
+        if let path = ProcessInfo.processInfo.environment["OFFLINE_STORE_BIN"], !path.isEmpty {
+            candidates.append(URL(fileURLWithPath: path))
+        }
+        let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        candidates.append(bundle.deletingLastPathComponent().appendingPathComponent("offline-store"))
+        if let executable = Bundle.main.executableURL {
+            candidates.append(executable.deletingLastPathComponent().appendingPathComponent("offline-store"))
+        }
+        let packageRoot = URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        candidates.append(packageRoot.appendingPathComponent(".build/debug/offline-store"))
+        guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
+            throw Missing(searched: candidates.map(\.path))
+        }
+        return found
+    }
+}
+
+/// What one run of the CLI printed and how it ended.
+struct CLIResult: CustomStringConvertible {
+    var arguments: [String]
+    var status: Int32
+    var stdoutLines: [String]
+    var stderr: String
+
+    /// The single JSON document printed on stdout.
+    func json(sourceLocation: SourceLocation = #_sourceLocation) throws -> JSONValue {
+        try #require(stdoutLines.count == 1, "expected one line on stdout: \(self)", sourceLocation: sourceLocation)
+        return try JSONValue(parsing: stdoutLines[0])
+    }
+
+    /// Every line of stdout as JSON.
+    func jsonLines() throws -> [JSONValue] { try stdoutLines.map { try JSONValue(parsing: $0) } }
+
+    var description: String {
+        "offline-store \(arguments.joined(separator: " ")) → \(status)\nstdout: \(stdoutLines.joined(separator: "\n"))\nstderr: \(stderr)"
+    }
+}
+
+/// Lines read from a pipe, shared between the reading thread and any number of waiting tasks.
+final class LineBuffer: Sendable {
+    private struct State {
+        var lines: [String] = []
+        var finished = false
+        var waiters: [CheckedContinuation<Void, Never>] = []
+    }
+
+    private let state = Mutex(State())
+
+    /// The lines so far.
+    var lines: [String] { state.withLock { $0.lines } }
+
+    func append(_ line: String) { change { $0.lines.append(line) } }
+
+    /// Marks the end of the pipe.
+    func finish() { change { $0.finished = true } }
+
+    private func change(_ body: (inout State) -> Void) {
+        let waiters = state.withLock { s -> [CheckedContinuation<Void, Never>] in
+            body(&s)
+            defer { s.waiters.removeAll() }
+            return s.waiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    /// Waits until a line satisfies `predicate` (returns it) or the pipe ends (returns nil).
+    func first(where predicate: (String) -> Bool) async -> String? {
+        var checked = 0
+        while true {
+            let (lines, finished) = state.withLock { ($0.lines, $0.finished) }
+            if let line = lines[checked...].first(where: predicate) { return line }
+            if finished { return nil }
+            checked = lines.count
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let changed = state.withLock { s -> Bool in
+                    if s.lines.count != checked || s.finished { return true }
+                    s.waiters.append(continuation)
+                    return false
+                }
+                if changed { continuation.resume() }
+            }
+        }
+    }
+
+    /// Waits for the end of the pipe and returns every line.
+    func all() async -> [String] {
+        _ = await first { _ in false }
+        return lines
+    }
+}
+
+/// A running `offline-store` process whose stdout and stderr lines arrive as they are printed.
+///
+/// Pipes are read on threads of their own (reads block), so tests never block the
+/// cooperative pool; a watchdog kills a process that outlives `timeout` and the run fails.
+final class CLIProcess: @unchecked Sendable {
+    // @unchecked: `process` is configured and started in `init` before anything else sees
+    // it, and afterwards only read (`processIdentifier`); other state is in Mutexes.
+    let arguments: [String]
+    let stdout = LineBuffer()
+    let stderr = LineBuffer()
+    private let process = Process()
+    private let outcome = Outcome()
+    private let exited = LineBuffer()
+
+    /// How the process ended, set from the termination handler and the watchdog.
+    private final class Outcome: Sendable {
+        let status = Mutex<Int32?>(nil)
+        let timedOut = Mutex(false)
+    }
+
+    struct TimedOut: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    init(_ arguments: [String], environment: [String: String], directory: URL, timeout: Duration = .seconds(20)) throws {
+        self.arguments = arguments
+        let outPipe = Pipe(), errPipe = Pipe()
+        process.executableURL = try CLIBinary.url()
+        process.arguments = arguments
+        process.environment = environment
+        process.currentDirectoryURL = directory
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = outPipe
+        process.standardError = errPipe
+        process.terminationHandler = { [outcome, exited] process in
+            outcome.status.withLock { $0 = process.terminationStatus }
+            exited.finish()
+        }
+        try process.run()
+        Self.readLines(outPipe.fileHandleForReading, into: stdout)
+        Self.readLines(errPipe.fileHandleForReading, into: stderr)
+        let pid = process.processIdentifier
+        let seconds = Double(timeout.components.seconds)
+        DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [outcome] in
+            guard outcome.status.withLock({ $0 }) == nil else { return }
+            outcome.timedOut.withLock { $0 = true }
+            _ = kill(pid, SIGKILL)
+        }
+    }
+
+    private static func readLines(_ handle: FileHandle, into buffer: LineBuffer) {
+        Thread {
+            var bytes: [UInt8] = []
+            while true {
+                let chunk = handle.availableData  // blocks until data or end of file
+                if chunk.isEmpty { break }
+                bytes.append(contentsOf: chunk)
+                while let newline = bytes.firstIndex(of: UInt8(ascii: "\n")) {
+                    buffer.append(String(decoding: bytes[..<newline], as: UTF8.self))
+                    bytes.removeSubrange(...newline)
+                }
+            }
+            if !bytes.isEmpty { buffer.append(String(decoding: bytes, as: UTF8.self)) }
+            buffer.finish()
+        }.start()
+    }
+
+    /// Sends a signal to the process.
+    func send(_ signal: Int32) {
+        _ = kill(process.processIdentifier, signal)
+    }
+
+    /// Waits for the process to end and for its output; throws when the watchdog killed it.
+    func finish() async throws -> CLIResult {
+        let out = await stdout.all()
+        let err = await stderr.all()
+        _ = await exited.all()
+        let result = CLIResult(arguments: arguments, status: outcome.status.withLock { $0 } ?? -1, stdoutLines: out,
+                               stderr: err.joined(separator: "\n"))
+        if outcome.timedOut.withLock({ $0 }) { throw TimedOut(description: "timed out and killed: \(result)") }
+        return result
+    }
+}
