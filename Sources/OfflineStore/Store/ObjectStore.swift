@@ -49,8 +49,7 @@ public final class ObjectStore: Sendable {
             _ = FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
         }
         var config = GRDB.Configuration()
-        config.busyMode = .timeout(TimeInterval(configuration.busyTimeout.components.seconds)
-            + TimeInterval(configuration.busyTimeout.components.attoseconds) / 1e18)
+        config.busyMode = .timeout(configuration.busyTimeout.timeInterval)
         config.label = "OfflineStore"
         config.foreignKeysEnabled = false
         do {

@@ -47,7 +47,7 @@ enum InFlight {
 }
 
 /// Reading flush candidates, and recovering from a crash during a flush.
-enum QueueFolding {
+enum FlushQueue {
     /// In-flight entries left by a crash go back to pending. They are resent with the
     /// payload they were sent with; the server's preconditions recognise a write that
     /// was already applied.

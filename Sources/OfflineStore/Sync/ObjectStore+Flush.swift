@@ -35,13 +35,13 @@ extension ObjectStore {
         if isForcedOffline {
             return (try finish(report), OfflineStoreError(.offline, "the store is set offline"))
         }
-        try write("preparing the queue") { db in try QueueFolding.prepareForFlush(db) }
+        try write("preparing the queue") { db in try FlushQueue.prepareForFlush(db) }
         var maxBatch: Int?
         var sends: [Int64: Int] = [:]
         var prepared = Set<String>()
         while true {
             if isForcedOffline { return (try finish(report), OfflineStoreError(.offline, "the store was set offline")) }
-            let candidates = try read("reading the queue") { db in try QueueFolding.candidates(db) }
+            let candidates = try read("reading the queue") { db in try FlushQueue.candidates(db) }
             let exhausted = Set(sends.filter { $0.value >= ObjectStore.maximumSendsPerRun }.keys)
             // The server is asked for its batch size only when there is something to send.
             guard FlushPlan.nextBatch(candidates, maxSize: 1, skipping: exhausted).isEmpty == false else { break }
@@ -102,13 +102,7 @@ extension OfflineStoreError {
     /// Any error met while talking to the server, as a typed error.
     static func sync(_ error: any Error) -> OfflineStoreError {
         if let e = error as? OfflineStoreError { return e }
-        if let t = error as? TransportError {
-            switch t.kind {
-            case .cannotConnect: return OfflineStoreError(.offline, "the server cannot be reached", underlying: t.message)
-            case .timedOut, .connectionLost: return OfflineStoreError(.timeout, "the server did not answer in time", underlying: t.message)
-            case .other: return OfflineStoreError(.server, "the request failed", underlying: t.message)
-            }
-        }
+        if let t = error as? TransportError { return OfflineStoreError(transport: t, while: "syncing") }
         return OfflineStoreError(.server, "the sync failed", underlying: String(describing: error))
     }
 }

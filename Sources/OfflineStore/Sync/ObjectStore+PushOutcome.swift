@@ -77,10 +77,3 @@ enum RetryBackoff {
         return .milliseconds(Int64(seconds * 1000))
     }
 }
-
-extension Duration {
-    /// The duration in seconds as a `TimeInterval`.
-    var timeInterval: TimeInterval {
-        TimeInterval(components.seconds) + TimeInterval(components.attoseconds) / 1e18
-    }
-}

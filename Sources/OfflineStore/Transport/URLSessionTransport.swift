@@ -120,8 +120,7 @@ public struct URLSessionTransport: HTTPTransport {
     /// A duration in whole seconds, rounded up, at least one: corelibs Foundation truncates
     /// the interval to whole seconds and treats less than one as "no timeout" or "time out now".
     static func seconds(_ duration: Duration) -> TimeInterval {
-        let (whole, attoseconds) = duration.components
-        return max(1, (Double(whole) + Double(attoseconds) / 1e18).rounded(.up))
+        max(1, duration.timeInterval.rounded(.up))
     }
 }
 

@@ -150,7 +150,7 @@ extension KintoBackend {
         do {
             response = try await transport.send(request)
         } catch let error as TransportError {
-            throw Self.map(error, what: what)
+            throw OfflineStoreError(transport: error, while: what)
         } catch let error as CancellationError {
             throw error
         } catch let error as OfflineStoreError {
@@ -185,21 +185,6 @@ extension KintoBackend {
         }
     }
 
-    /// Maps a transport failure to the engine's error codes.
-    static func map(_ error: TransportError, what: String) -> OfflineStoreError {
-        switch error.kind {
-        case .cannotConnect:
-            OfflineStoreError(.offline, "\(what): cannot connect to the Kinto server", underlying: error.description)
-        case .timedOut:
-            OfflineStoreError(.timeout, "\(what): no answer in time; the server may have applied the request",
-                              underlying: error.description)
-        case .connectionLost:
-            OfflineStoreError(.timeout, "\(what): the connection broke; the server may have applied the request",
-                              underlying: error.description)
-        case .other:
-            OfflineStoreError(.offline, "\(what): the request could not be sent", underlying: error.description)
-        }
-    }
 }
 
 extension KintoBackend: CustomStringConvertible {

@@ -1,0 +1,21 @@
+extension OfflineStoreError {
+    /// The engine's reading of a request that got no HTTP answer; every backend maps through here.
+    ///
+    /// No connection, or a failure before anything was sent (TLS, bad URL), is `offline`: the
+    /// server did not see the request. A timeout or a broken connection is `timeout`: the
+    /// server may have applied it, so the entry is resent as it was.
+    public init(transport error: TransportError, while action: String) {
+        switch error.kind {
+        case .cannotConnect:
+            self.init(.offline, "\(action): cannot connect to the server", underlying: error.description)
+        case .timedOut:
+            self.init(.timeout, "\(action): no answer in time; the server may have applied the request",
+                      underlying: error.description)
+        case .connectionLost:
+            self.init(.timeout, "\(action): the connection broke; the server may have applied the request",
+                      underlying: error.description)
+        case .other:
+            self.init(.offline, "\(action): the request could not be sent", underlying: error.description)
+        }
+    }
+}
