@@ -33,6 +33,14 @@ public protocol Backend: Sendable {
 
     /// Answers whether the server can be reached and accepts the credentials.
     func ping() async throws
+
+    /// Fetches the server's current copy of one object; nil when it has no live copy.
+    /// A default implementation (in `Backend+Fetch.swift`) searches by id.
+    func fetch(collection: String, id: String) async throws -> RemoteChange?
+
+    /// Fetches one page of the live records matching a query (no tombstones); pass the
+    /// previous page's ``PullPage/next`` to continue. A default implementation filters a full pull.
+    func search(collection: String, query: ServerQuery, continuing: PullContinuation?) async throws -> PullPage
 }
 
 /// What a backend's server can do.

@@ -122,6 +122,12 @@ final class PageHookBackend: Backend {
         return try await base.pull(collection: collection, since: cursor, continuing: continuing)
     }
     func ping() async throws { try await base.ping() }
+    func fetch(collection: String, id: String) async throws -> RemoteChange? {
+        try await base.fetch(collection: collection, id: id)
+    }
+    func search(collection: String, query: ServerQuery, continuing: PullContinuation?) async throws -> PullPage {
+        try await base.search(collection: collection, query: query, continuing: continuing)
+    }
 }
 
 /// True the first time only.
