@@ -28,7 +28,9 @@ extension ObjectStore {
     func apply(_ edit: LocalEdit, to collection: CollectionDescriptor, in db: Database) throws -> StoredObject? {
         var result: StoredObject?
         try db.inSavepoint {
+            let sizeBefore = try sizeBeforeWrite(db)
             result = try applyInSavepoint(edit, to: collection, in: db)
+            try enforceStoreSize(db, before: sizeBefore)
             return .commit
         }
         return result

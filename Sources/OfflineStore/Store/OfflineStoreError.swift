@@ -10,6 +10,7 @@ public struct OfflineStoreError: Error, Sendable, Hashable, CustomStringConverti
             case invalidID, invalidJSON, invalidFieldPath, schemaViolation, unknownCollection
             case collectionExists, notFound, alreadyExists, notConflicted, invalidOperation
             case offline, unauthorized, conflict, server, timeout, badResponse, failedEntry, configuration
+            case storeFull
         }
         fileprivate let base: Base
         /// The code's name, e.g. "offline".
@@ -63,6 +64,8 @@ public struct OfflineStoreError: Error, Sendable, Hashable, CustomStringConverti
         public static let failedEntry = Code(base: .failedEntry)
         /// The store or backend configuration is incomplete or invalid.
         public static let configuration = Code(base: .configuration)
+        /// The write would grow the store past ``ObjectStore/Configuration/maxStoreSize``; nothing was written.
+        public static let storeFull = Code(base: .storeFull)
     }
 
     /// The kind of failure.

@@ -16,6 +16,17 @@ extension ObjectStore {
         public var now: @Sendable () -> Date = { Date() }
         /// Where the store logs; never receives credentials or object contents.
         public var logger: Logger = Logger(label: "OfflineStore")
+        /// The fetch policy of reads that may go to the server; collections and calls may
+        /// override it. Default: ``FetchPolicy/fromCache``.
+        public var fetchPolicy: FetchPolicy = .fromCache
+        /// Per-collection fetch policies, by collection name; override ``fetchPolicy``. Default: none.
+        public var fetchPolicies: [String: FetchPolicy] = [:]
+        /// The most bytes the store's used pages may take (OMC `maxStoreSize`); a write
+        /// past it fails with ``OfflineStoreError/Code/storeFull``. Default: nil (no limit).
+        public var maxStoreSize: Int64? = nil
+        /// Whether a write that hits ``maxStoreSize`` first evicts least recently used,
+        /// synced, unpinned objects to make room. Default: false.
+        public var evictsWhenFull: Bool = false
         /// Test hooks for fault injection; not for production use.
         @_spi(Testing) public var faults = FaultInjection()
 

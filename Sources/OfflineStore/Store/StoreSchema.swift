@@ -50,6 +50,31 @@ enum StoreSchema {
                 );
                 """)
         }
+        migrator.registerMigration("v2-fetch") { db in
+            // Last use and pinning of objects (store size limit, LRU eviction), and blob attachments.
+            try db.execute(sql: """
+                CREATE TABLE object_usage (
+                    collection TEXT NOT NULL,
+                    id TEXT NOT NULL,
+                    used_at REAL NOT NULL DEFAULT 0,
+                    pinned INTEGER NOT NULL DEFAULT 0,
+                    PRIMARY KEY (collection, id)
+                ) WITHOUT ROWID;
+                CREATE TABLE blobs (
+                    collection TEXT NOT NULL,
+                    object_id TEXT NOT NULL,
+                    field TEXT NOT NULL,
+                    file TEXT,
+                    size INTEGER NOT NULL DEFAULT 0,
+                    sha256 TEXT,
+                    mimetype TEXT NOT NULL DEFAULT 'application/octet-stream',
+                    state TEXT NOT NULL,
+                    location TEXT,
+                    PRIMARY KEY (collection, object_id, field)
+                ) WITHOUT ROWID;
+                CREATE INDEX blobs_state ON blobs(state);
+                """)
+        }
         return migrator
     }
 }

@@ -63,7 +63,9 @@ extension ObjectStore {
             let isLast = end == page.changes.count
             var chunkReport = SyncReport()
             try write("applying changes of \(collection.name)") { db in
+                let sizeBefore = try sizeBeforeWrite(db)
                 for change in chunk { try applyRemoteChange(change, to: collection, report: &chunkReport, in: db) }
+                try enforceStoreSize(db, before: sizeBefore, protecting: EvictionGuard(chunk, in: collection.name))
                 if isLast, let cursor = page.cursor {
                     try db.execute(sql: "UPDATE collections SET cursor = ? WHERE name = ?", arguments: [cursor, collection.name])
                 }

@@ -1,0 +1,37 @@
+extension ObjectCollection {
+    /// Keeps an object out of eviction (``ObjectStore/evict(toFit:)``) until ``unpin(_:)``.
+    ///
+    /// - Throws: ``OfflineStoreError/Code/notFound`` when the object is not in the store.
+    public func pin(_ id: String) throws { try setPinned(id, true) }
+
+    /// Lets an object be evicted again.
+    ///
+    /// - Throws: ``OfflineStoreError/Code/notFound`` when the object is not in the store.
+    public func unpin(_ id: String) throws { try setPinned(id, false) }
+
+    /// Whether the object is pinned.
+    public func isPinned(_ id: String) throws -> Bool {
+        try store.read("reading \(name)/\(id)") { db in
+            try Bool.fetchOne(db, sql: "SELECT pinned FROM object_usage WHERE collection = ? AND id = ?", arguments: [name, id]) ?? false
+        }
+    }
+
+    /// Records that the objects were used now, so eviction removes them last.
+    public func touch(_ ids: [String]) throws {
+        _ = try descriptor()
+        try store.write("recording use of \(name)") { db in try store.recordUse(db, collection: name, ids: ids) }
+    }
+
+    private func setPinned(_ id: String, _ pinned: Bool) throws {
+        _ = try descriptor()
+        try store.write("pinning \(name)/\(id)") { db in
+            guard try ObjectRow.fetch(db, collection: name, id: id) != nil else {
+                throw OfflineStoreError(.notFound, "\(name)/\(id) is not in the store")
+            }
+            try db.execute(sql: """
+                INSERT INTO object_usage(collection, id, pinned) VALUES (?, ?, ?)
+                ON CONFLICT(collection, id) DO UPDATE SET pinned = excluded.pinned
+                """, arguments: [name, id, pinned])
+        }
+    }
+}
