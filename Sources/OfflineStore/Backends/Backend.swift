@@ -33,6 +33,10 @@ public protocol Backend: Sendable {
 
     /// Answers whether the server can be reached and accepts the credentials.
     func ping() async throws
+
+    /// Reference fields of a collection's objects, field → referenced collection
+    /// (default: none; see `Backend+Associations.swift`).
+    func associations(of collection: String) -> [String: String]
 }
 
 /// What a backend's server can do.
