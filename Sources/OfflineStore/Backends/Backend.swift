@@ -59,6 +59,8 @@ public struct PushOperation: Sendable, Hashable {
     public var baseVersion: String?
     /// A key the server can use to recognise a retried request.
     public var idempotencyKey: String
+    /// Whether this entry was sent before and its answer never applied (a lost answer or a crash).
+    public var isResend = false
 
     /// Creates an operation.
     public init(id: String, kind: QueueEntry.Kind, data: JSONValue?, baseVersion: String?, idempotencyKey: String) {

@@ -182,4 +182,25 @@ struct RESTBackendRailsTests {
             #expect(named.first?["id"]?.intValue.map(String.init) == realID)
         }
     }
+
+    @Test func resentCreateLooksForItsRecordBeforePostingAgain() async throws {
+        let wire = RailsServer.wire()
+        var resources = RailsServer.resources
+        resources["customers"]?.createLookupParameter = "idempotency_key"
+        let backend = RESTBackend(configuration: .init(baseURL: try RailsServer.url(), resources: resources), transport: wire)
+        try await withTemporaryStore(configuration: deferred, backend: backend, collections: collections) { store in
+            let created = try await store.collection("customers").create(["name": .string(RailsServer.uniqueName("look"))])
+            let temporary = try #require(created["id"]?.stringValue)
+            let key = try store.onlyEntry("customers", temporary).idempotencyKey
+            wire.inject(.lostResponse)
+
+            await #expect(throws: SyncInterrupted.self) { try await store.flush() }
+            let report = try await store.flush()
+
+            #expect(report.pushed == 1)
+            #expect(wire.writeCount == 1)  // found by its key: no second POST
+            #expect(wire.requestLines.contains("GET /customers.json?idempotency_key=\(key)"))
+            #expect(try store.serverID(for: temporary, in: "customers") != temporary)
+        }
+    }
 }

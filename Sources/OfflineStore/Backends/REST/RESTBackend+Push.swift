@@ -42,6 +42,9 @@ extension RESTBackend {
         } catch let error as OfflineStoreError where error.code == .invalidOperation || error.code == .invalidJSON {
             return .rejected(status: 0, body: error.message)
         }
+        if operation.kind == .create, operation.isResend, let found = try await lookUpCreate(operation, resource: resource, what: what) {
+            return found
+        }
         let reply = try await send(request.method, request.url, headers: request.headers, body: request.body, what: what)
         switch reply.status {
         case 200..<300:
@@ -152,5 +155,19 @@ extension RESTBackend {
             return .applied(record: copy, version: server.version)
         }
         return .conflict(server: copy, version: server.version)
+    }
+
+    /// A resent create whose first answer was lost: the record it made, found by its
+    /// idempotency key, as `applied`; nil when the server has none (or the resource cannot look).
+    private func lookUpCreate(_ operation: PushOperation, resource: RESTResource, what: String) async throws -> PushOutcome? {
+        guard let parameter = resource.createLookupParameter else { return nil }
+        let lookup = try url(RESTRoutes(resource: resource).listPath,
+                             query: [URLQueryItem(name: parameter, value: operation.idempotencyKey)])
+        let reply = try await send("GET", lookup, what: "\(what): looking for the record of a lost answer")
+        guard reply.isSuccess else { return nil }
+        let json = try reply.requireJSON(what)
+        guard let found = (resource.pull.listKey.map { json[$0] } ?? json)?.arrayValue?.first else { return nil }
+        let local = try RESTBodyMapping(resource: resource).localRecord(found, what: what)
+        return .applied(record: local.object, version: version(of: found, reply: nil, resource: resource))
     }
 }

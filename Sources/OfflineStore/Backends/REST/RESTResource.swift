@@ -39,6 +39,10 @@ public struct RESTResource: Sendable {
     public var associations: [String: String]
     /// How changes are pulled.
     public var pull: PullFeed
+    /// The query parameter that finds a record by the idempotency key of the create that
+    /// made it (`GET <path>?<parameter>=<key>`); a resent create asks it first and sends no
+    /// POST when the record is there. Nil: resent creates rely on the idempotency header.
+    public var createLookupParameter: String?
 
     /// Describes a resource at `path` with Rails defaults: `.json` suffix, snake_case keys,
     /// PATCH, `lock_version` in the body, server-assigned ids, an `updated_since` feed.

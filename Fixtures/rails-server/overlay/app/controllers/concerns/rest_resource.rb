@@ -1,6 +1,7 @@
 # The actions every resource of the test server shares: a paged updated_since feed with
 # tombstones, strong ETags from lock_version, an If-Match check (412 with the current
-# record), soft delete, and creates that honour an Idempotency-Key.
+# record), soft delete, and creates that honour an Idempotency-Key (and an index that
+# finds a record by the key that created it: ?idempotency_key=).
 #
 # A controller includes it, defines `model` and `record_params`, and declares
 #   before_action :set_record, only: [:show, :update, :destroy]
@@ -12,6 +13,10 @@ module RestResource
 
   def index
     scope = index_scope
+    if params[:idempotency_key].present?
+      ids = IdempotencyKey.where(key: params[:idempotency_key], resource: model.name).select(:record_id)
+      scope = scope.where(id: ids)
+    end
     if params[:updated_since].present?
       since = Time.iso8601(params[:updated_since]) rescue nil
       return render(json: { error: "bad request", message: "updated_since is not ISO 8601" }, status: :bad_request) unless since
