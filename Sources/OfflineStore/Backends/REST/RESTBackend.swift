@@ -85,17 +85,7 @@ public final class RESTBackend: Backend, Sendable {
         headers += extra
         let request = HTTPRequest(method: method, url: url, headers: headers,
                                   body: body.map { Data($0.serialized().utf8) }, timeout: configuration.timeout)
-        do {
-            return RESTReply(try await transport.send(request))
-        } catch let error as TransportError {
-            throw OfflineStoreError(transport: error, while: what)
-        } catch let error as CancellationError {
-            throw error
-        } catch let error as OfflineStoreError {
-            throw error
-        } catch {
-            throw OfflineStoreError(.offline, "\(what): the request could not be sent", underlying: String(describing: error))
-        }
+        return RESTReply(try await transport.send(request, while: what))
     }
 }
 
