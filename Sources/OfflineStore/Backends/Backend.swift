@@ -41,6 +41,10 @@ public protocol Backend: Sendable {
     /// Fetches one page of the live records matching a query (no tombstones); pass the
     /// previous page's ``PullPage/next`` to continue. A default implementation filters a full pull.
     func search(collection: String, query: ServerQuery, continuing: PullContinuation?) async throws -> PullPage
+
+    /// Reference fields of a collection's objects, field → referenced collection
+    /// (default: none; see `Backend+Associations.swift`).
+    func associations(of collection: String) -> [String: String]
 }
 
 /// What a backend's server can do.
@@ -63,6 +67,8 @@ public struct PushOperation: Sendable, Hashable {
     public var baseVersion: String?
     /// A key the server can use to recognise a retried request.
     public var idempotencyKey: String
+    /// Whether this entry was sent before and its answer never applied (a lost answer or a crash).
+    public var isResend = false
 
     /// Creates an operation.
     public init(id: String, kind: QueueEntry.Kind, data: JSONValue?, baseVersion: String?, idempotencyKey: String) {

@@ -75,6 +75,17 @@ enum StoreSchema {
                 CREATE INDEX blobs_state ON blobs(state);
                 """)
         }
+        migrator.registerMigration("v2-rest") { db in
+            // Temporary ids of objects re-keyed to a server-assigned id (REST backends).
+            try db.execute(sql: """
+                CREATE TABLE id_aliases (
+                    collection TEXT NOT NULL,
+                    temporary_id TEXT NOT NULL,
+                    server_id TEXT NOT NULL,
+                    PRIMARY KEY (collection, temporary_id)
+                ) WITHOUT ROWID;
+                """)
+        }
         return migrator
     }
 }

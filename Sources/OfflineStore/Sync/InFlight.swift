@@ -31,9 +31,10 @@ enum InFlight {
             try db.execute(sql: """
                 UPDATE queue SET state = 'in-flight', attempts = attempts + 1, sent_rev = ?, sent_data = ? WHERE seq = ?
                 """, arguments: [sentRev, data?.serialized(), entry.seq])
-            let op = PushOperation(id: entry.objectID, kind: entry.kind, data: data,
+            var op = PushOperation(id: entry.objectID, kind: entry.kind, data: data,
                                    baseVersion: entry.kind == .create ? nil : entry.baseVersion,
                                    idempotencyKey: entry.idempotencyKey)
+            op.isResend = entry.attempts > 0
             return SentEntry(entry: entry, operation: op, sentRev: sentRev)
         }
     }

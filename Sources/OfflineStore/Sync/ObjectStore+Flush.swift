@@ -42,7 +42,9 @@ extension ObjectStore {
         while true {
             if isForcedOffline { return (try finish(report), OfflineStoreError(.offline, "the store was set offline")) }
             let candidates = try read("reading the queue") { db in try FlushQueue.candidates(db) }
-            let exhausted = Set(sends.filter { $0.value >= ObjectStore.maximumSendsPerRun }.keys)
+            let held = try associationHolds(candidates, backend: backend)
+            report.heldBack = held.count
+            let exhausted = Set(sends.filter { $0.value >= ObjectStore.maximumSendsPerRun }.keys).union(held)
             // The server is asked for its batch size only when there is something to send.
             guard FlushPlan.nextBatch(candidates, maxSize: 1, skipping: exhausted).isEmpty == false else { break }
             if maxBatch == nil {

@@ -13,6 +13,7 @@ extension ObjectStore {
         }
         switch outcome {
         case .applied(let record, let version):
+            let sent = try rekeyIfServerAssigned(record, sent: sent, row: &row, in: db)
             try applied(record: record, version: version, sent: sent, row: &row, db: db)
             report.pushed += 1
         case .conflict(let server, let version):

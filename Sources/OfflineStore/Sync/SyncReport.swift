@@ -16,6 +16,9 @@ public struct SyncReport: Sendable, Hashable, Codable {
     public var failed = 0
     /// Queue entries still pending, store-wide, at the end.
     public var pending = 0
+    /// Pending entries the last flush held back because they reference an object whose
+    /// create the server has not applied (failed or not sent yet); see `AssociationHolds`.
+    public var heldBack = 0
 
     /// Creates an empty report.
     public init() {}
@@ -38,6 +41,7 @@ public struct SyncReport: Sendable, Hashable, Codable {
         conflicts = other.conflicts
         failed = other.failed
         pending = other.pending
+        heldBack = other.heldBack
     }
 }
 

@@ -20,12 +20,21 @@ final class WireFaultTransport: HTTPTransport {
         var pullHooks: [@Sendable () async -> Void] = []
         var pullRequests = 0
         var unreachable = false
+        var requestLines: [String] = []
     }
 
     private let base: any HTTPTransport
     private let state = Mutex(State())
+    private let isWrite: (@Sendable (HTTPRequest) -> Bool)?
 
-    init(base: any HTTPTransport) { self.base = base }
+    /// Wraps `base`; `isWrite` says which requests are record writes (default: Kinto's).
+    init(base: any HTTPTransport, isWrite: (@Sendable (HTTPRequest) -> Bool)? = nil) {
+        self.base = base
+        self.isWrite = isWrite
+    }
+
+    /// "METHOD path?query" of every request sent, in order.
+    var requestLines: [String] { state.withLock { $0.requestLines } }
 
     var writeCount: Int { state.withLock { $0.writes } }
     var pullRequestCount: Int { state.withLock { $0.pullRequests } }
@@ -37,9 +46,12 @@ final class WireFaultTransport: HTTPTransport {
     func beforeNextPage(_ hook: @escaping @Sendable () async -> Void) { state.withLock { $0.pullHooks.append(hook) } }
 
     func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        if state.withLock({ $0.unreachable }) { throw TransportError(.cannotConnect, "injected: connection refused") }
+        let line = request.method + " " + request.url.path + (request.url.query.map { "?" + $0 } ?? "")
+        if state.withLock({ $0.requestLines.append(line); return $0.unreachable }) {
+            throw TransportError(.cannotConnect, "injected: connection refused")
+        }
         let path = request.url.path
-        if request.method == "GET", path.hasSuffix("/records") {
+        if isWrite == nil, request.method == "GET", path.hasSuffix("/records") {
             let hook = state.withLock { s -> (@Sendable () async -> Void)? in
                 s.pullRequests += 1
                 // Only page requests that follow a Next-Page link carry a _token.
@@ -49,7 +61,8 @@ final class WireFaultTransport: HTTPTransport {
             await hook?()
             return try await base.send(request)
         }
-        let isRecordWrite = (request.method != "GET" && path.contains("/records")) || path.hasSuffix("/batch")
+        let isRecordWrite = isWrite?(request)
+            ?? ((request.method != "GET" && path.contains("/records")) || path.hasSuffix("/batch"))
         guard isRecordWrite else { return try await base.send(request) }
         let fault = state.withLock { s -> Fault? in
             s.writes += WireFaultTransport.writes(in: request)

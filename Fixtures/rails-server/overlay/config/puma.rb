@@ -1,0 +1,3 @@
+# Puma for the OfflineStore test server: scripts/rails-server passes the bind address.
+threads 1, 4
+workers 0

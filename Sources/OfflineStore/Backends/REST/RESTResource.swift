@@ -1,0 +1,120 @@
+/// How one collection maps onto a Rails-style REST resource: routes, bodies, versions,
+/// pulls and associations (a declarative description, NSRails style).
+///
+/// ```swift
+/// var orders = RESTResource(path: "/orders", wrapKey: "order")
+/// orders.nested = .init(path: "/customers/{customer_id}/orders", for: [.create])
+/// orders.associations = ["customer_id": "customers"]
+/// ```
+public struct RESTResource: Sendable {
+    /// The collection route, e.g. `/products`; the member route is `path + "/{id}"` unless set.
+    public var path: String
+    /// The member route template, e.g. `/products/{id}`.
+    public var memberPath: String
+    /// A format suffix appended to every route, e.g. `.json`; nil for none.
+    public var formatSuffix: String?
+    /// A nested route used for some operations (NSRails `objectUsedToPrefixRequest`).
+    public var nested: NestedRoute?
+    /// The body's wrapping key (`{"product": {…}}`); nil sends the bare object.
+    public var wrapKey: String?
+    /// How local field names become remote ones.
+    public var keyStyle: KeyStyle
+    /// Explicit renames, local name → remote name; they win over ``keyStyle``.
+    public var renames: [String: String]
+    /// Remote fields never sent (server-owned); `id`, ``versionField`` and the tombstone
+    /// field are never sent whatever this holds.
+    public var neverSent: Set<String>
+    /// Per-field encode/decode hooks, keyed by local field name.
+    public var codecs: [String: RESTFieldCodec]
+    /// The verb of updates: `.patch` (NSRails `remoteUpdate`) or `.put` (`remoteReplace`).
+    public var updateMethod: UpdateMethod
+    /// How a write names the version it is based on.
+    public var concurrency: Concurrency
+    /// The remote field that holds a record's version (kept out of local copies); nil: the ETag only.
+    public var versionField: String?
+    /// Who assigns ids: the server (POST answers the id; the object is re-keyed) or the client.
+    public var ids: IDAssignment
+    /// Fields that reference objects of other collections, local field → collection
+    /// (RhoConnect `associations`): sent after the referenced create, re-keyed with it.
+    public var associations: [String: String]
+    /// How changes are pulled.
+    public var pull: PullFeed
+    /// The query parameter that finds a record by the idempotency key of the create that
+    /// made it (`GET <path>?<parameter>=<key>`); a resent create asks it first and sends no
+    /// POST when the record is there. Nil: resent creates rely on the idempotency header.
+    public var createLookupParameter: String?
+
+    /// Describes a resource at `path` with Rails defaults: `.json` suffix, snake_case keys,
+    /// PATCH, `lock_version` in the body, server-assigned ids, an `updated_since` feed.
+    public init(path: String, wrapKey: String? = nil) {
+        self.path = path
+        self.memberPath = path + "/{id}"
+        self.formatSuffix = ".json"
+        self.wrapKey = wrapKey
+        self.keyStyle = .snakeCase
+        self.renames = [:]
+        self.neverSent = ["created_at", "updated_at"]
+        self.codecs = [:]
+        self.updateMethod = .patch
+        self.concurrency = .versionField
+        self.versionField = "lock_version"
+        self.ids = .server
+        self.associations = [:]
+        self.pull = PullFeed()
+    }
+
+    /// A route under a parent object, filled from the object's own fields.
+    public struct NestedRoute: Sendable {
+        /// The collection route template, e.g. `/customers/{customer_id}/orders`.
+        public var path: String
+        /// The operations that use it; the others use the flat route.
+        public var operations: Set<Operation>
+        /// Describes a nested route.
+        public init(path: String, for operations: Set<Operation>) {
+            self.path = path
+            self.operations = operations
+        }
+    }
+
+    /// The operations a nested route can serve (deletes and reads carry no fields to fill it: they use the flat route).
+    public enum Operation: String, Sendable, Hashable {
+        /// POST to the collection route.
+        case create
+        /// PUT/PATCH to the member route (the nested collection route + `/{id}`).
+        case update
+    }
+
+    /// How local field names become remote ones.
+    public enum KeyStyle: Sendable {
+        /// Names are sent as they are.
+        case identity
+        /// `customerId` locally is `customer_id` on the server, and back.
+        case snakeCase
+    }
+
+    /// The verb of updates.
+    public enum UpdateMethod: String, Sendable {
+        /// `PATCH`: the fields of the object.
+        case patch = "PATCH"
+        /// `PUT`: the whole object.
+        case put = "PUT"
+    }
+
+    /// How a write names the version it is based on; 409 and 412 both mean conflict.
+    public enum Concurrency: Sendable {
+        /// `If-Match: "<version>"` (the ETag).
+        case ifMatch
+        /// ``RESTResource/versionField`` in the body (`lock_version`); deletes put it in the query.
+        case versionField
+        /// Nothing: last write wins on the server.
+        case none
+    }
+
+    /// Who assigns ids.
+    public enum IDAssignment: Sendable {
+        /// The server: `id` is never sent, and the POST's answer re-keys the object.
+        case server
+        /// The client: `id` is sent in the create's body.
+        case client
+    }
+}

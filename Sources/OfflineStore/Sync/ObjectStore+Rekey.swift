@@ -1,0 +1,120 @@
+import Foundation
+import GRDB
+
+extension ObjectStore {
+    /// Moves an object created under a temporary id to the id the server assigned, when a
+    /// create's answer names another id; runs inside the caller's transaction, so the move,
+    /// the rewritten references and the applied answer commit together or not at all.
+    ///
+    /// Rewritten: the object's row and the `id` in its copies; its queue entries (and their
+    /// stored payloads); every association field (``Backend/associations(of:)``) of other
+    /// objects that holds the temporary id, in all their copies and queued payloads. The
+    /// mapping is kept, so ``serverID(for:in:)`` answers the new id for the old one.
+    ///
+    /// - Returns: the sent entry under the server's id (unchanged when nothing moved).
+    func rekeyIfServerAssigned(_ record: JSONValue?, sent: SentEntry, row: inout ObjectRow,
+                               in db: Database) throws -> SentEntry {
+        let entry = sent.entry
+        guard entry.kind == .create, let newID = record?["id"]?.stringValue, newID != entry.objectID else { return sent }
+        let collection = entry.collection
+        let oldID = entry.objectID
+        if let existing = try ObjectRow.fetch(db, collection: collection, id: newID) {
+            // Pulled between the POST and its answer: the same server record, unless it was edited here.
+            guard !existing.dirty else {
+                throw OfflineStoreError(.corrupted, "\(collection)/\(oldID) was assigned id \(newID), which a locally edited object already has")
+            }
+            try existing.delete(db)
+        }
+        try db.execute(sql: "UPDATE objects SET id = ? WHERE collection = ? AND id = ?", arguments: [newID, collection, oldID])
+        row.id = newID
+        row.local = row.local.map { Rekey.replacing(field: "id", oldID, with: newID, in: $0) }
+        row.base = row.base.map { Rekey.replacing(field: "id", oldID, with: newID, in: $0) }
+        row.persistent = row.persistent.map { Rekey.replacing(field: "id", oldID, with: newID, in: $0) }
+        try row.save(db)
+        try db.execute(sql: "UPDATE queue SET object_id = ? WHERE collection = ? AND object_id = ?",
+                       arguments: [newID, collection, oldID])
+        // Rows keyed by the object id in other tables (usage/pinning, blobs) follow it.
+        try db.execute(sql: "DELETE FROM object_usage WHERE collection = ? AND id = ?", arguments: [collection, newID])
+        try db.execute(sql: "UPDATE object_usage SET id = ? WHERE collection = ? AND id = ?",
+                       arguments: [newID, collection, oldID])
+        try db.execute(sql: "DELETE FROM blobs WHERE collection = ? AND object_id = ?", arguments: [collection, newID])
+        try db.execute(sql: "UPDATE blobs SET object_id = ? WHERE collection = ? AND object_id = ?",
+                       arguments: [newID, collection, oldID])
+        try Rekey.rewritePayloads(db, collection: collection, objectID: newID, field: "id", from: oldID, to: newID)
+        for (referencing, field) in referencingFields(of: collection) {
+            try Rekey.rewriteReferences(db, collection: referencing, field: field, from: oldID, to: newID)
+        }
+        try db.execute(sql: "INSERT OR REPLACE INTO id_aliases(collection, temporary_id, server_id) VALUES (?, ?, ?)",
+                       arguments: [collection, oldID, newID])
+        let moved = QueueEntry(
+            seq: entry.seq, collection: collection, objectID: newID, kind: entry.kind, baseVersion: entry.baseVersion,
+            idempotencyKey: entry.idempotencyKey, attempts: entry.attempts, lastError: entry.lastError,
+            status: entry.status, responseBody: entry.responseBody, state: entry.state, createdAt: entry.createdAt,
+            notBefore: entry.notBefore)
+        var operation = sent.operation
+        operation.id = newID
+        return SentEntry(entry: moved, operation: operation, sentRev: sent.sentRev)
+    }
+
+    /// The id the server assigned to an object created under `id`, or `id` itself when it was never re-keyed.
+    ///
+    /// - Throws: storage errors (``OfflineStoreError``).
+    public func serverID(for id: String, in collection: String) throws -> String {
+        try read("reading id aliases") { db in
+            try String.fetchOne(db, sql: "SELECT server_id FROM id_aliases WHERE collection = ? AND temporary_id = ?",
+                                arguments: [collection, id]) ?? id
+        }
+    }
+
+    /// Every (collection, field) whose association points at `target`, over the registered collections.
+    func referencingFields(of target: String) -> [(collection: String, field: String)] {
+        guard let backend else { return [] }
+        return descriptors.withLock { Array($0.keys) }.sorted().flatMap { name in
+            backend.associations(of: name).filter { $0.value == target }.keys.sorted().map { (name, $0) }
+        }
+    }
+}
+
+/// The rewriting steps of a re-key, inside the caller's transaction.
+enum Rekey {
+    /// The object with `field` set to `new` when it holds `old`; anything else unchanged.
+    static func replacing(field: String, _ old: String, with new: String, in value: JSONValue) -> JSONValue {
+        guard case .object(var members) = value, members[field] == .string(old) else { return value }
+        members[field] = .string(new)
+        return .object(members)
+    }
+
+    /// Points `field` of every object of `collection` that holds `old` at `new`: all copies and queued payloads.
+    static func rewriteReferences(_ db: Database, collection: String, field: String, from old: String, to new: String) throws {
+        // The temporary id is a UUID: a substring test finds the candidates, the JSON check decides.
+        let rows = try Row.fetchAll(db, sql: """
+            SELECT \(ObjectRow.columns) FROM objects WHERE collection = ?
+            AND (instr(local, ?) > 0 OR instr(persistent, ?) > 0 OR instr(base, ?) > 0)
+            """, arguments: [collection, old, old, old]).map(ObjectRow.init(row:))
+        for var row in rows {
+            let before = (row.local, row.base, row.persistent)
+            row.local = row.local.map { replacing(field: field, old, with: new, in: $0) }
+            row.base = row.base.map { replacing(field: field, old, with: new, in: $0) }
+            row.persistent = row.persistent.map { replacing(field: field, old, with: new, in: $0) }
+            guard (row.local, row.base, row.persistent) != before else { continue }
+            try row.save(db)
+            try rewritePayloads(db, collection: collection, objectID: row.id, field: field, from: old, to: new)
+        }
+    }
+
+    /// Rewrites `field` in the stored payloads (`sent_data`) of an object's queue entries.
+    static func rewritePayloads(_ db: Database, collection: String, objectID: String, field: String,
+                                from old: String, to new: String) throws {
+        let payloads = try Row.fetchAll(db, sql: """
+            SELECT seq, sent_data FROM queue WHERE collection = ? AND object_id = ? AND sent_data IS NOT NULL
+            """, arguments: [collection, objectID])
+        for payload in payloads {
+            let text: String = payload["sent_data"]
+            let value = try JSONValue(parsing: text)
+            let rewritten = replacing(field: field, old, with: new, in: value)
+            guard rewritten != value else { continue }
+            try db.execute(sql: "UPDATE queue SET sent_data = ? WHERE seq = ?",
+                           arguments: [rewritten.serialized(), payload["seq"] as Int64])
+        }
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+import OfflineStore
+
+/// The real Rails 6.1 app the REST tests run against (Fixtures/rails-server, started by
+/// `scripts/rails-server` from `scripts/test`), its resource descriptions, and direct
+/// requests that play "another client".
+enum RailsServer {
+    /// Why the Rails tests cannot run.
+    struct NotConfigured: Error, CustomStringConvertible {
+        var description: String { "RAILS_URL is not set: run the suite through scripts/test, which starts the Rails app" }
+    }
+
+    /// The base URL from `RAILS_URL`.
+    ///
+    /// - Throws: ``NotConfigured`` when it is unset; tests never skip silently.
+    static func url() throws -> URL {
+        guard let text = ProcessInfo.processInfo.environment["RAILS_URL"], !text.isEmpty,
+              let url = URL(string: text) else { throw NotConfigured() }
+        return url
+    }
+
+    /// The app's resources: customers (lock_version), orders (nested create under their
+    /// customer, `customerId` association), products (ETag/If-Match, PUT, decimal price,
+    /// bare keys, Link-header paging by 2).
+    static var resources: [String: RESTResource] {
+        let customers = RESTResource(path: "/customers", wrapKey: "customer")
+        var orders = RESTResource(path: "/orders", wrapKey: "order")
+        orders.nested = .init(path: "/customers/{customer_id}/orders", for: [.create])
+        orders.associations = ["customerId": "customers"]
+        var products = RESTResource(path: "/products", wrapKey: "product")
+        products.concurrency = .ifMatch
+        products.updateMethod = .put
+        products.keyStyle = .identity
+        products.codecs = ["price": .decimalString]
+        products.pull.paging = .linkHeader(size: 2)
+        return ["customers": customers, "orders": orders, "products": products]
+    }
+
+    /// A backend on the real Rails app, through `transport`.
+    static func backend(transport: any HTTPTransport = URLSessionTransport()) throws -> RESTBackend {
+        RESTBackend(configuration: .init(baseURL: try url(), resources: resources, timeout: .seconds(20)),
+                    transport: transport)
+    }
+
+    /// A transport that counts and breaks writes (anything but GET) to the Rails app.
+    static func wire() -> WireFaultTransport {
+        WireFaultTransport(base: URLSessionTransport(), isWrite: { $0.method != "GET" })
+    }
+
+    /// Sends a request as another client would; returns the status and the JSON body (nil when empty).
+    @discardableResult
+    static func request(_ method: String, _ path: String, _ body: JSONValue? = nil,
+                        headers: [(String, String)] = []) async throws -> (status: Int, json: JSONValue?) {
+        var all = headers + [("Accept", "application/json")]
+        if body != nil { all.append(("Content-Type", "application/json")) }
+        let request = HTTPRequest(method: method, url: URL(string: try url().absoluteString + path)!, headers: all,
+                                  body: body.map { Data($0.serialized().utf8) }, timeout: .seconds(20))
+        let response = try await URLSessionTransport().send(request)
+        return (response.status, response.body.isEmpty ? nil : try JSONValue(parsing: response.body))
+    }
+
+    /// A name no other test uses.
+    static func uniqueName(_ prefix: String) -> String {
+        prefix + "-" + String(UInt64.random(in: .min ... .max), radix: 36)
+    }
+}
