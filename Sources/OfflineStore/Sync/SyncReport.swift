@@ -16,6 +16,12 @@ public struct SyncReport: Sendable, Hashable, Codable {
     public var failed = 0
     /// Queue entries still pending, store-wide, at the end.
     public var pending = 0
+    /// Blobs uploaded during this run.
+    public var blobsUploaded = 0
+    /// Blobs downloaded during this run (eager blob fields).
+    public var blobsDownloaded = 0
+    /// Blob uploads still pending or refused, store-wide, at the end of a flush.
+    public var blobsWaiting = 0
 
     /// Creates an empty report.
     public init() {}
@@ -38,6 +44,9 @@ public struct SyncReport: Sendable, Hashable, Codable {
         conflicts = other.conflicts
         failed = other.failed
         pending = other.pending
+        blobsUploaded += other.blobsUploaded
+        blobsDownloaded += other.blobsDownloaded
+        blobsWaiting = other.blobsWaiting
     }
 }
 
