@@ -3,7 +3,8 @@ import GRDB
 
 extension ObjectStore {
     /// Uploads the pending blobs of objects that exist on the server (their create was
-    /// applied), after the queue was pushed; called at the end of a flush, under its lock.
+    /// applied), after the queue was pushed, then sweeps unreferenced blob files; called at
+    /// the end of a flush, under its lock.
     ///
     /// Stored: the blob is `synced` and the server's record after the upload becomes the
     /// persistent copy (a pending local edit keeps its fields and is rebased on the new version).
@@ -11,7 +12,10 @@ extension ObjectStore {
     /// Offline, timeouts, 5xx, 401/403: stays pending and the flush stops with that error.
     /// - Returns: the error that stopped the uploads, if any.
     func uploadPendingBlobs(report: inout SyncReport) async throws -> OfflineStoreError? {
-        defer { report.blobsWaiting = (try? countWaitingBlobs()) ?? report.blobsWaiting }
+        defer {
+            _ = try? sweepBlobs()  // files of objects this flush deleted
+            report.blobsWaiting = (try? countWaitingBlobs()) ?? report.blobsWaiting
+        }
         let candidates = try read("reading pending blobs") { db in
             try Row.fetchAll(db, sql: """
                 SELECT \(BlobRow.columns.split(separator: ",").map { "b." + $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", ")),
