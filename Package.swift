@@ -38,6 +38,11 @@ let package = Package(
             dependencies: ["OfflineStore"],
             path: "Tests/CrashWriter"
         ),
+        .executableTarget(
+            name: "blob-probe",
+            dependencies: ["OfflineStore"],
+            path: "Tests/BlobProbe"
+        ),
         .testTarget(
             name: "OfflineStoreTests",
             dependencies: ["OfflineStore", "OfflineStoreTesting"],

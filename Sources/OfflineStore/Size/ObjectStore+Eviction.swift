@@ -16,7 +16,9 @@ extension ObjectStore {
     /// - Throws: ``OfflineStoreError`` for a storage failure; nothing is removed then.
     @discardableResult
     public func evict(toFit bytes: Int64) throws -> Int {
-        try write("evicting unused objects") { db in try evictUnused(db, toFit: bytes, protecting: .none) }
+        let evicted = try write("evicting unused objects") { db in try evictUnused(db, toFit: bytes, protecting: .none) }
+        try sweepBlobs()
+        return evicted
     }
 
     /// Evicts in the current transaction; see ``evict(toFit:)``.

@@ -18,6 +18,8 @@ public struct CollectionDescriptor: Sendable {
     public var updatePolicy: UpdatePolicy?
     /// How conflicts are settled. A `.custom` resolver is not stored: register it again after reopening.
     public var conflictPolicy: ConflictPolicy
+    /// Fields that hold binary attachments (see ``BlobField``); empty by default.
+    public var blobFields: [BlobField] = []
 
     /// Describes a collection.
     public init(
@@ -32,6 +34,19 @@ public struct CollectionDescriptor: Sendable {
         self.isLocalOnly = localOnly
         self.updatePolicy = updatePolicy
         self.conflictPolicy = conflictPolicy
+    }
+
+    /// Describes a collection with blob fields.
+    public init(
+        _ name: String,
+        fields: [FieldSchema]? = nil,
+        blobFields: [BlobField],
+        localOnly: Bool = false,
+        updatePolicy: UpdatePolicy? = nil,
+        conflictPolicy: ConflictPolicy = .preserveConflict
+    ) {
+        self.init(name, fields: fields, localOnly: localOnly, updatePolicy: updatePolicy, conflictPolicy: conflictPolicy)
+        self.blobFields = blobFields
     }
 
     /// Whether the collection has a fixed schema.
@@ -49,16 +64,18 @@ public struct CollectionDescriptor: Sendable {
                 throw OfflineStoreError(.invalidFieldPath, "field '\(field.name)' is declared twice")
             }
         }
+        try validateBlobFields()
     }
 
     /// Checks an object against the declared fields.
     ///
     /// - Throws: ``OfflineStoreError/Code/schemaViolation`` naming the field and the reason.
     func validate(_ object: [String: JSONValue]) throws {
+        try validateBlobValues(object)
         guard let fields else { return }
         var declared: [String: FieldSchema] = [:]
         for f in fields { declared[f.name] = f }
-        for (key, value) in object where key != "id" {
+        for (key, value) in object where key != "id" && !isBlobField(key) {
             guard let field = declared[key] else {
                 throw OfflineStoreError(.schemaViolation, "\(name): field '\(key)' is not declared")
             }
@@ -82,17 +99,20 @@ struct StoredDescriptor: Codable, Sendable, Hashable {
     var localOnly: Bool
     var updatePolicy: UpdatePolicy?
     var conflictPolicy: String
+    /// Absent (nil) when the collection has no blob fields, so older stored descriptors compare equal.
+    var blobFields: [BlobField]?
 
     init(_ d: CollectionDescriptor) {
         fields = d.fields
         localOnly = d.isLocalOnly
         updatePolicy = d.updatePolicy
         conflictPolicy = d.conflictPolicy.name
+        blobFields = d.blobFields.isEmpty ? nil : d.blobFields
     }
 
     func descriptor(named name: String) -> CollectionDescriptor {
         CollectionDescriptor(
-            name, fields: fields, localOnly: localOnly, updatePolicy: updatePolicy,
+            name, fields: fields, blobFields: blobFields ?? [], localOnly: localOnly, updatePolicy: updatePolicy,
             conflictPolicy: ConflictPolicy(name: conflictPolicy) ?? .preserveConflict)
     }
 }

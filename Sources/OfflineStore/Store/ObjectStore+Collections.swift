@@ -10,6 +10,7 @@ extension ObjectStore {
     ///   `collectionExists` when the collection exists with different fields.
     public func register(_ descriptor: CollectionDescriptor) throws {
         try descriptor.validateDefinition()
+        try checkBlobSupport(descriptor)
         let stored = StoredDescriptor(descriptor)
         let text = try String(decoding: JSONEncoder().encode(stored), as: UTF8.self)
         try write("registering collection \(descriptor.name)") { db in

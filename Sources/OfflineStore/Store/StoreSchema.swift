@@ -86,6 +86,15 @@ enum StoreSchema {
                 ) WITHOUT ROWID;
                 """)
         }
+        migrator.registerMigration("v3-blobs") { db in
+            // Which version of a blob a row holds, and the upload's retry state (BLOB attributes).
+            try db.execute(sql: """
+                ALTER TABLE blobs ADD COLUMN blob_id TEXT;
+                ALTER TABLE blobs ADD COLUMN attempts INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE blobs ADD COLUMN last_error TEXT;
+                ALTER TABLE blobs ADD COLUMN status INTEGER;
+                """)
+        }
         return migrator
     }
 }

@@ -85,6 +85,7 @@ extension ObjectStore {
             }
             if let stop { return (try finish(report), stop) }
         }
+        if let stop = try await uploadPendingBlobs(report: &report) { return (try finish(report), stop) }
         return (try finish(report), nil)
     }
 

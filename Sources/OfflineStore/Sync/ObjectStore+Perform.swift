@@ -1,12 +1,18 @@
 import GRDB
 
 extension ObjectStore {
-    /// Runs an app edit under the write mode and update policy (SPEC §4).
-    func perform(_ edit: LocalEdit, in name: String, policy override: UpdatePolicy?) async throws -> JSONValue? {
+    /// Runs an app edit under the write mode and update policy (SPEC §4); `alongside` runs in
+    /// the edit's transaction after the edit (e.g. a blob's row), so both commit or neither.
+    func perform(_ edit: LocalEdit, in name: String, policy override: UpdatePolicy?,
+                 alongside: ((Database) throws -> Void)? = nil) async throws -> JSONValue? {
         let descriptor = try descriptor(of: name)
         let policy = effectiveUpdatePolicy(descriptor, override: override)
         let edit = try edit.withGeneratedID()
-        let commitLocally = { try self.write("saving \(name)/\(edit.objectID)") { db in try self.apply(edit, to: descriptor, in: db) } }
+        let commitLocally = { try self.write("saving \(name)/\(edit.objectID)") { db in
+            let result = try self.apply(edit, to: descriptor, in: db)
+            try alongside?(db)
+            return result
+        } }
 
         if descriptor.isLocalOnly { return try commitLocally()?.value }
         guard backend != nil, !isForcedOffline else {
@@ -22,6 +28,7 @@ extension ObjectStore {
         let (snapshot, writtenRev) = try write("saving \(name)/\(edit.objectID)") { db -> (ObjectSnapshot, Int64?) in
             let before = try ObjectSnapshot.take(db, collection: name, id: edit.objectID)
             _ = try self.apply(edit, to: descriptor, in: db)
+            try alongside?(db)
             return (before, try ObjectRow.fetch(db, collection: name, id: edit.objectID)?.localRev)
         }
         let stop = try await flushForImmediateWrite()

@@ -44,7 +44,7 @@ extension ObjectStore {
                 return (try finish(report), OfflineStoreError.sync(error))
             }
         }
-        return (try finish(report), nil)
+        return try await downloadEagerBlobs((try finish(report), nil), collections: targets)
     }
 
     /// The stored pull cursor of a collection.

@@ -19,6 +19,12 @@ public struct SyncReport: Sendable, Hashable, Codable {
     /// Pending entries the last flush held back because they reference an object whose
     /// create the server has not applied (failed or not sent yet); see `AssociationHolds`.
     public var heldBack = 0
+    /// Blobs uploaded during this run.
+    public var blobsUploaded = 0
+    /// Blobs downloaded during this run (eager blob fields).
+    public var blobsDownloaded = 0
+    /// Blob uploads still pending or refused, store-wide, at the end of a flush.
+    public var blobsWaiting = 0
 
     /// Creates an empty report.
     public init() {}
@@ -42,6 +48,9 @@ public struct SyncReport: Sendable, Hashable, Codable {
         failed = other.failed
         pending = other.pending
         heldBack = other.heldBack
+        blobsUploaded += other.blobsUploaded
+        blobsDownloaded += other.blobsDownloaded
+        blobsWaiting = other.blobsWaiting
     }
 }
 

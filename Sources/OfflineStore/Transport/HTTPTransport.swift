@@ -8,6 +8,20 @@ public protocol HTTPTransport: Sendable {
     ///
     /// - Throws: ``TransportError`` when no answer arrived.
     func send(_ request: HTTPRequest) async throws -> HTTPResponse
+
+    /// Sends the request with the file's bytes as its body (the request's `body` is ignored),
+    /// streamed from disk where the transport can. A default (in `HTTPTransport+Files.swift`)
+    /// reads the file into memory and calls ``send(_:)``.
+    ///
+    /// - Throws: ``TransportError`` when no answer arrived.
+    func upload(_ request: HTTPRequest, fromFile file: URL) async throws -> HTTPResponse
+
+    /// Sends the request and, for a 2xx answer, writes the body to `file` (replacing it);
+    /// the returned answer's body is empty then. Other answers keep their body.
+    /// A default (in `HTTPTransport+Files.swift`) calls ``send(_:)`` and writes the body.
+    ///
+    /// - Throws: ``TransportError`` when no answer arrived.
+    func download(_ request: HTTPRequest, to file: URL) async throws -> HTTPResponse
 }
 
 /// An HTTP request.

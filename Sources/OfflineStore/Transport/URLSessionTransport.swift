@@ -18,8 +18,8 @@ public struct URLSessionTransport: HTTPTransport {
         "Total-Objects", "Location", "Link", "Alert", "Last-Modified", "WWW-Authenticate",
     ]
 
-    private let session: URLSession
-    private let delegate: SessionDelegate
+    let session: URLSession
+    let delegate: SessionDelegate
 
     /// Creates a transport with its own ephemeral session.
     public init() {
@@ -67,7 +67,7 @@ public struct URLSessionTransport: HTTPTransport {
     }
 
     /// Turns a data task's completion into an answer or a transport error.
-    private static func result(_ data: Data?, _ response: URLResponse?, _ error: (any Error)?,
+    static func result(_ data: Data?, _ response: URLResponse?, _ error: (any Error)?,
                                challenged: HTTPURLResponse?) -> Result<HTTPResponse, any Error> {
         if let error {
             if let urlError = error as? URLError {
@@ -127,7 +127,7 @@ public struct URLSessionTransport: HTTPTransport {
 /// The session's delegate: refuses redirects that leave the original scheme, host and
 /// port, and answers authentication challenges by cancelling them (credentials are
 /// always sent up front), keeping the refused answer so it can be returned as it is.
-private final class SessionDelegate: NSObject, URLSessionTaskDelegate, Sendable {
+final class SessionDelegate: NSObject, URLSessionTaskDelegate, Sendable {
     private let challenged = Mutex<[Int: HTTPURLResponse]>([:])
 
     /// The answer that raised a challenge for this task, removed once read.

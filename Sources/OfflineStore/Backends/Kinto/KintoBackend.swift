@@ -172,7 +172,7 @@ extension KintoBackend {
         return reply
     }
 
-    private func authHeader() async throws -> (String, String)? {
+    func authHeader() async throws -> (String, String)? {
         do {
             return try await configuration.auth.headerField()
         } catch let error as OfflineStoreError {

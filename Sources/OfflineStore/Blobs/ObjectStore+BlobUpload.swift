@@ -1,0 +1,113 @@
+import Foundation
+import GRDB
+
+extension ObjectStore {
+    /// Uploads the pending blobs of objects that exist on the server (their create was
+    /// applied), after the queue was pushed, then sweeps unreferenced blob files; called at
+    /// the end of a flush, under its lock.
+    ///
+    /// Stored: the blob is `synced` and the server's record after the upload becomes the
+    /// persistent copy (a pending local edit keeps its fields and is rebased on the new version).
+    /// 412: stays pending until a refresh brought the server's copy. Other 4xx: `failed`.
+    /// Offline, timeouts, 5xx, 401/403: stays pending and the flush stops with that error.
+    /// - Returns: the error that stopped the uploads, if any.
+    func uploadPendingBlobs(report: inout SyncReport) async throws -> OfflineStoreError? {
+        defer {
+            _ = try? sweepBlobs()  // files of objects this flush deleted
+            report.blobsWaiting = (try? countWaitingBlobs()) ?? report.blobsWaiting
+        }
+        let candidates = try read("reading pending blobs") { db in
+            try Row.fetchAll(db, sql: """
+                SELECT \(BlobRow.columns.split(separator: ",").map { "b." + $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", ")),
+                       o.server_version
+                FROM blobs b JOIN objects o ON o.collection = b.collection AND o.id = b.object_id
+                WHERE b.state = 'pending' AND o.server_version IS NOT NULL AND o.persistent IS NOT NULL
+                  AND NOT EXISTS (SELECT 1 FROM queue q WHERE q.collection = b.collection AND q.object_id = b.object_id
+                                  AND (q.kind = 'create' OR q.kind = 'delete'))
+                ORDER BY b.collection, b.object_id, b.field
+                """).map { (try BlobRow(row: $0), $0["server_version"] as String?) }
+        }
+        let live = candidates.filter { candidate in
+            (try? descriptor(of: candidate.0.collection)).map { !$0.isLocalOnly } ?? false
+        }
+        guard !live.isEmpty else { return nil }
+        guard let backend = backend as? any BlobBackend else {
+            return OfflineStoreError(.configuration, "the backend cannot store blobs; \(live.count) blob(s) stay pending")
+        }
+        for (blob, version) in live {
+            if isForcedOffline { return OfflineStoreError(.offline, "the store was set offline") }
+            guard let file = blob.file else { continue }
+            let upload = BlobUpload(collection: blob.collection, id: blob.objectID, field: blob.field,
+                                    file: blobFiles.url(file), reference: blob.reference, baseVersion: version)
+            let outcome: BlobUploadOutcome
+            do {
+                outcome = try await backend.uploadBlob(upload)
+            } catch {
+                let stop = OfflineStoreError.sync(error)
+                try recordBlobAttempt(blob, state: .pending, error: stop.message, status: stop.status)
+                return stop
+            }
+            switch outcome {
+            case .stored(let record):
+                try write("recording the upload of \(blob.collection)/\(blob.objectID)") { db in
+                    try db.execute(sql: """
+                        UPDATE blobs SET state = 'synced', attempts = attempts + 1, last_error = NULL, status = NULL
+                        WHERE collection = ? AND object_id = ? AND field = ? AND blob_id = ?
+                        """, arguments: [blob.collection, blob.objectID, blob.field, blob.reference.id])
+                    if let record { try adoptUploadedRecord(record, of: blob, metadata: backend.blobMetadataFields, in: db) }
+                }
+                report.blobsUploaded += 1
+            case .conflict:
+                try recordBlobAttempt(blob, state: .pending, error: "the object changed on the server; refresh, then flush again", status: 412)
+            case .rejected(let status, let body):
+                let text = body.map { String($0.prefix(2000)) } ?? ""
+                try recordBlobAttempt(blob, state: .failed, error: "the server refused the upload (HTTP \(status)) \(text)", status: status)
+            }
+        }
+        return nil
+    }
+
+    /// Blob uploads still to do or refused, store-wide.
+    func countWaitingBlobs() throws -> Int {
+        try read("counting pending blobs") { db in
+            try Int.fetchOne(db, sql: "SELECT count(*) FROM blobs WHERE state != 'synced'") ?? 0
+        }
+    }
+
+    private func recordBlobAttempt(_ blob: BlobRow, state: BlobRow.State, error: String, status: Int?) throws {
+        try write("recording a blob upload attempt") { db in
+            try db.execute(sql: """
+                UPDATE blobs SET state = ?, attempts = attempts + 1, last_error = ?, status = ?
+                WHERE collection = ? AND object_id = ? AND field = ? AND blob_id = ?
+                """, arguments: [state.rawValue, error, status, blob.collection, blob.objectID, blob.field, blob.reference.id])
+        }
+    }
+
+    /// The server's record after an upload becomes the persistent copy. A local edit takes
+    /// the server-managed attachment fields and is rebased on the new version only when the
+    /// upload is all that changed on the server (kinto-attachment ignores `If-Match`); otherwise
+    /// it keeps its base version, so its push meets the other change as a conflict.
+    private func adoptUploadedRecord(_ change: RemoteChange, of blob: BlobRow, metadata: [String], in db: Database) throws {
+        guard var row = try ObjectRow.fetch(db, collection: blob.collection, id: blob.objectID),
+              let record = change.record?.objectValue else { return }
+        let onlyUpload = Self.withoutFields(metadata, row.persistent?.objectValue) == Self.withoutFields(metadata, record)
+        row.persistent = .object(record)
+        row.serverVersion = change.version
+        if row.dirty && onlyUpload {
+            if var local = row.local?.objectValue {
+                for field in metadata { local[field] = record[field] }
+                row.local = .object(local)
+            }
+            row.base = .object(record)
+            row.baseVersion = change.version
+            try QueueTable.rebase(db, collection: blob.collection, id: blob.objectID, onto: change.version)
+        }
+        try row.save(db)
+    }
+
+    private static func withoutFields(_ fields: [String], _ object: [String: JSONValue]?) -> [String: JSONValue]? {
+        guard var object else { return nil }
+        for field in fields { object[field] = nil }
+        return object
+    }
+}

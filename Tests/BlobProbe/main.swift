@@ -1,0 +1,71 @@
+// blob-probe: uploads or downloads a large blob through the real Kinto in its own process
+// and reports the process's peak resident memory (VmHWM), for BlobMemoryTests.
+//
+// Usage:
+//   blob-probe up <store-path> <kinto-url> <bucket> <small-file> <big-file>
+//       creates objects o0 and o1 in collection "files", attaches small-file to o0 (warm-up:
+//       loads the network and upload code), then big-file to o1, each flushed at once.
+//   blob-probe down <store-path> <kinto-url> <bucket>
+//       refreshes "files", reads o0's blob (warm-up), then o1's blob (lazy download).
+//
+// The warm-up blob should be larger than the fixed buffers (1 MiB pieces) so the baseline holds them.
+// Prints, one per line: `baseline <VmHWM kB before the big blob>`, `peak <VmHWM kB after>`,
+// `sha256 <hex of the big blob as the store holds it>`, `file <path of the store's file>`.
+// Exit status: 0 on success, 1 on failure (message on standard error), 64 for bad arguments.
+
+import Foundation
+import OfflineStore
+
+func fail(_ message: String, status: Int32 = 1) -> Never {
+    FileHandle.standardError.write(Data(("blob-probe: " + message + "\n").utf8))
+    exit(status)
+}
+
+/// The process's peak resident set size in kB, from /proc/self/status.
+func peakResidentKB() -> Int {
+    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+          let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+          let kb = Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "")
+    else { fail("cannot read VmHWM from /proc/self/status") }
+    return kb
+}
+
+let arguments = CommandLine.arguments
+guard arguments.count >= 5, let url = URL(string: arguments[3]) else {
+    fail("usage: blob-probe up|down <store-path> <kinto-url> <bucket> [<small-file> <big-file>]", status: 64)
+}
+let backend = KintoBackend(configuration: .init(serverURL: url, bucket: arguments[4],
+                                                auth: .basic(user: "alice", password: "secret"), timeout: .seconds(120)))
+do {
+    let store = try ObjectStore(path: arguments[2], backend: backend)
+    try store.register(CollectionDescriptor("files", blobFields: [BlobField("content")]))
+    let files = store.collection("files")
+    let baseline: Int
+    let blob: URL
+    switch arguments[1] {
+    case "up" where arguments.count == 7:
+        try await files.create(["id": "o0"])
+        try await files.create(["id": "o1"])
+        try await files.attach("o0", field: "content", file: URL(fileURLWithPath: arguments[5]))
+        baseline = peakResidentKB()
+        try await files.attach("o1", field: "content", file: URL(fileURLWithPath: arguments[6]))
+        guard try files.blobStatus("o1", field: "content")?.isPending == false else { fail("the big blob was not uploaded") }
+        blob = try await files.blobURL("o1", field: "content")
+    case "down":
+        try await store.refresh()
+        _ = try await files.blobURL("o0", field: "content")
+        baseline = peakResidentKB()
+        blob = try await files.blobURL("o1", field: "content")
+    default:
+        fail("unknown mode or wrong arguments: \(arguments.dropFirst().joined(separator: " "))", status: 64)
+    }
+    let peak = peakResidentKB()
+    guard let reference = BlobReference(json: try files.find("o1")?["content"]) else { fail("o1 has no blob reference") }
+    print("baseline \(baseline)")
+    print("peak \(peak)")
+    print("sha256 \(reference.sha256)")
+    print("file \(blob.path)")
+    try store.close()
+} catch {
+    fail(String(describing: error))
+}
