@@ -16,6 +16,9 @@ extension ObjectStore {
         public var now: @Sendable () -> Date = { Date() }
         /// Where the store logs; never receives credentials or object contents.
         public var logger: Logger = Logger(label: "OfflineStore")
+        /// Decides automatically what to do with an entry the server rejects, during the
+        /// flush (see ``FailedEntryHandler``). Default nil: failed entries wait for the app.
+        public var failedEntryHandler: FailedEntryHandler?
         /// Test hooks for fault injection; not for production use.
         @_spi(Testing) public var faults = FaultInjection()
 

@@ -16,6 +16,8 @@ public struct SyncReport: Sendable, Hashable, Codable {
     public var failed = 0
     /// Queue entries still pending, store-wide, at the end.
     public var pending = 0
+    /// Of ``pending``, the entries held back behind a failed entry or a conflict of their object.
+    public var heldBack = 0
 
     /// Creates an empty report.
     public init() {}
@@ -38,6 +40,7 @@ public struct SyncReport: Sendable, Hashable, Codable {
         conflicts = other.conflicts
         failed = other.failed
         pending = other.pending
+        heldBack = other.heldBack
     }
 }
 
