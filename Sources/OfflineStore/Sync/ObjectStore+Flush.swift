@@ -16,14 +16,16 @@ extension ObjectStore {
     ///   without a backend.
     @discardableResult
     public func flush() async throws -> SyncReport {
-        let (report, stop) = try await flushLock.withLock { try await runFlush() }
-        if let stop { throw SyncInterrupted(report: report, error: stop) }
-        return report
+        try await observed(.flush) {
+            let (report, stop) = try await flushLock.withLock { try await runFlush() }
+            if let stop { throw SyncInterrupted(report: report, error: stop) }
+            return report
+        }
     }
 
     /// Pushes the queue for an immediate write; returns the error that stopped it early.
     func flushForImmediateWrite() async throws -> OfflineStoreError? {
-        try await flushLock.withLock { try await runFlush() }.1
+        try await ObjectStore.$changeOrigin.withValue(.server) { try await flushLock.withLock { try await runFlush() }.1 }
     }
 
     /// The maximum number of times one entry is sent in one flush (conflict resends).
@@ -36,13 +38,14 @@ extension ObjectStore {
             return (try finish(report), OfflineStoreError(.offline, "the store is set offline"))
         }
         try write("preparing the queue") { db in try FlushQueue.prepareForFlush(db) }
+        beginFlushRun()
         var maxBatch: Int?
         var sends: [Int64: Int] = [:]
         var prepared = Set<String>()
         while true {
             if isForcedOffline { return (try finish(report), OfflineStoreError(.offline, "the store was set offline")) }
             let candidates = try read("reading the queue") { db in try FlushQueue.candidates(db) }
-            let exhausted = Set(sends.filter { $0.value >= ObjectStore.maximumSendsPerRun }.keys)
+            let exhausted = Set(sends.filter { $0.value >= ObjectStore.maximumSendsPerRun }.keys).union(heldForLater(candidates))
             // The server is asked for its batch size only when there is something to send.
             guard FlushPlan.nextBatch(candidates, maxSize: 1, skipping: exhausted).isEmpty == false else { break }
             if maxBatch == nil {
@@ -71,7 +74,9 @@ extension ObjectStore {
             } catch {
                 let stop = OfflineStoreError.sync(error)
                 try write("returning entries to the queue") { db in
-                    for s in sent { try InFlight.release(s.entry.seq, error: stop, notBefore: nil, in: db) }
+                    // A wait the server asked for (Retry-After / Backoff) is kept for AutoSync.
+                    let notBefore = stop.retryAfter.map { configuration.now().addingTimeInterval($0.timeInterval) }
+                    for s in sent { try InFlight.release(s.entry.seq, error: stop, notBefore: notBefore, in: db) }
                 }
                 return (try finish(report), stop)
             }
@@ -81,6 +86,7 @@ extension ObjectStore {
                     if let retry = try applyPushOutcome(outcome, of: s, policy: policy, report: &report, in: db) { stop = retry }
                 }
             }
+            reportPushProgress(collection, answered: sent.count)
             if let stop { return (try finish(report), stop) }
         }
         return (try finish(report), nil)
@@ -93,6 +99,7 @@ extension ObjectStore {
             report.conflicts = try Int.fetchOne(db, sql: "SELECT count(*) FROM objects WHERE state = 'conflicted'") ?? 0
             report.failed = try Int.fetchOne(db, sql: "SELECT count(*) FROM queue WHERE state = 'failed'") ?? 0
             report.pending = try Int.fetchOne(db, sql: "SELECT count(*) FROM queue WHERE state != 'failed'") ?? 0
+            report.heldBack = try ObjectStore.heldBackCount(db)
         }
         return report
     }
