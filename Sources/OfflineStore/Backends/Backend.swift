@@ -33,6 +33,10 @@ public protocol Backend: Sendable {
 
     /// Answers whether the server can be reached and accepts the credentials.
     func ping() async throws
+
+    /// The session whose credentials the backend signs requests with, for login/logout;
+    /// nil when its credentials are fixed. Default: nil (see `Auth/Backend+Auth.swift`).
+    var authSession: AuthSession? { get }
 }
 
 /// What a backend's server can do.
