@@ -10,6 +10,7 @@ public struct OfflineStoreError: Error, Sendable, Hashable, CustomStringConverti
             case invalidID, invalidJSON, invalidFieldPath, schemaViolation, unknownCollection
             case collectionExists, notFound, alreadyExists, notConflicted, invalidOperation
             case offline, unauthorized, conflict, server, timeout, badResponse, failedEntry, configuration
+            case serverLostData
         }
         fileprivate let base: Base
         /// The code's name, e.g. "offline".
@@ -63,6 +64,10 @@ public struct OfflineStoreError: Error, Sendable, Hashable, CustomStringConverti
         public static let failedEntry = Code(base: .failedEntry)
         /// The store or backend configuration is incomplete or invalid.
         public static let configuration = Code(base: .configuration)
+        /// The server no longer has data this store synced (e.g. a Kinto collection that is
+        /// empty or missing while local objects carry server versions); local data is kept.
+        /// Recover with ``ObjectStore/clientReset(keepingPendingEdits:)`` or by pushing again.
+        public static let serverLostData = Code(base: .serverLostData)
     }
 
     /// The kind of failure.
