@@ -45,6 +45,10 @@ public protocol Backend: Sendable {
     /// Reference fields of a collection's objects, field → referenced collection
     /// (default: none; see `Backend+Associations.swift`).
     func associations(of collection: String) -> [String: String]
+
+    /// The session whose credentials the backend signs requests with, for login/logout;
+    /// nil when its credentials are fixed. Default: nil (see `Auth/Backend+Auth.swift`).
+    var authSession: AuthSession? { get }
 }
 
 /// What a backend's server can do.

@@ -1,22 +1,25 @@
+import Foundation
 import GRDB
 
 /// The app's actions on edits the server rejected (SPEC §8, RhoConnect's create/update/delete errors).
 ///
-/// A rejected entry stays in the queue as `failed`, with the server's status and body,
-/// and later edits of its object wait behind it, until the app acts:
+/// A rejected entry stays in the queue as `failed`, with the server's status, body and
+/// parsed per-field messages (``QueueEntry/validationMessages``), and later edits of its
+/// object wait behind it, until the app acts:
 ///
 /// | failed entry | actions |
 /// |---|---|
-/// | create (the server never had the object) | ``ObjectStore/retry(_:id:)`` or ``ObjectStore/discard(_:id:)`` |
+/// | create | ``ObjectStore/retry(_:id:)`` or ``ObjectStore/discard(_:id:)`` |
 /// | update or delete | ``ObjectStore/retry(_:id:)`` or ``ObjectStore/rollback(_:id:)`` |
 ///
 /// ```swift
 /// for entry in try store.failedEntries() {
-///     print(entry.collection, entry.objectID, entry.status ?? 0, entry.responseBody ?? "")
+///     print(entry.collection, entry.objectID, entry.validationMessages["title"])
 /// }
 /// try await todos.patch("a", ["title": "fixed"])   // queued behind the failed entry
 /// try store.retry("todos", id: "a")                 // the next flush sends the current local copy
 /// ```
+/// ``ObjectStore/Configuration/failedEntryHandler`` can decide during the flush instead.
 extension ObjectStore {
     /// The failed queue entries in FIFO order, optionally only one collection's.
     ///
@@ -39,16 +42,7 @@ extension ObjectStore {
     /// - Throws: ``OfflineStoreError`` `unknownCollection`, `notFound` (no such object),
     ///   `invalidOperation` (the object has no failed entry).
     public func retry(_ collection: String, id: String) throws {
-        try withFailedEntry(collection, id: id, action: "retrying") { db, row, entry in
-            try db.execute(sql: """
-                UPDATE queue SET state = 'pending', sent_data = NULL, sent_rev = NULL, not_before = NULL WHERE seq = ?
-                """, arguments: [entry.seq])
-            guard row.state == .failed else { return }
-            var row = row
-            row.state = .synced
-            row.deriveState()
-            try row.save(db)
-        }
+        try perform(.retry, on: collection, id: id)
     }
 
     /// Gives up a rejected update or delete: the local copy becomes the persistent
@@ -56,50 +50,124 @@ extension ObjectStore {
     ///
     /// - Throws: ``OfflineStoreError`` `unknownCollection`, `notFound` (no such object),
     ///   `invalidOperation` (no failed entry, an entry of the object is in flight, or the
-    ///   server never had the object: use ``discard(_:id:)``).
+    ///   failed entry is a create: use ``discard(_:id:)``).
     public func rollback(_ collection: String, id: String) throws {
-        try withFailedEntry(collection, id: id, action: "rolling back") { db, row, _ in
-            guard row.persistent != nil else {
-                throw OfflineStoreError(.invalidOperation,
-                    "\(collection)/\(id) is not on the server, so there is nothing to roll back to: discard it instead")
-            }
-            try rollBack(db, collection: collection, id: id)
-        }
+        try perform(.rollback, on: collection, id: id)
     }
 
     /// Gives up a rejected create: the object is removed locally with every queued edit.
     ///
     /// - Throws: ``OfflineStoreError`` `unknownCollection`, `notFound` (no such object),
     ///   `invalidOperation` (no failed entry, an entry of the object is in flight, or the
-    ///   server has the object: use ``rollback(_:id:)``).
+    ///   failed entry is an update or delete: use ``rollback(_:id:)``).
     public func discard(_ collection: String, id: String) throws {
-        try withFailedEntry(collection, id: id, action: "discarding") { db, row, _ in
-            guard row.persistent == nil else {
-                throw OfflineStoreError(.invalidOperation,
-                    "\(collection)/\(id) exists on the server: roll it back instead (or delete it)")
-            }
+        try perform(.discard, on: collection, id: id)
+    }
+
+    /// Runs one error action on the object's failed entry; nothing changes when it is refused.
+    ///
+    /// - Throws: ``OfflineStoreError`` `unknownCollection`, `notFound`, `invalidOperation`
+    ///   (no failed entry, something in flight, or an action not allowed for the entry's
+    ///   kind — see ``FailedEntryAction/allowed(for:)``).
+    public func perform(_ action: FailedEntryAction, on collection: String, id: String) throws {
+        _ = try descriptor(of: collection)
+        try write("\(action.rawValue) of \(collection)/\(id)") { db in
+            try perform(action, collection: collection, id: id, in: db)
+        }
+    }
+
+    /// Queue entries that wait behind a failed entry or a conflict of the same object
+    /// (SPEC §5 "dependents are held back"); they go out once the app acts.
+    ///
+    /// - Throws: a storage error.
+    public func heldBackEntries() throws -> [QueueEntry] {
+        try read("reading held-back entries") { db in
+            try QueueTable.fetch(db, where: Self.heldBackClause)
+        }
+    }
+
+    /// Entries that are not failed themselves but wait behind a failed entry or a conflict.
+    static let heldBackClause = """
+        state != 'failed' AND (EXISTS (SELECT 1 FROM queue f WHERE f.collection = queue.collection \
+        AND f.object_id = queue.object_id AND f.state = 'failed' AND f.seq < queue.seq) \
+        OR EXISTS (SELECT 1 FROM objects o WHERE o.collection = queue.collection AND o.id = queue.object_id \
+        AND o.state = 'conflicted'))
+        """
+
+    /// How many entries are held back, store-wide.
+    static func heldBackCount(_ db: Database) throws -> Int {
+        try Int.fetchOne(db, sql: "SELECT count(*) FROM queue WHERE \(heldBackClause)") ?? 0
+    }
+
+    /// The action, inside the caller's transaction, after checking it is allowed.
+    private func perform(_ action: FailedEntryAction, collection: String, id: String, in db: Database) throws {
+        guard let row = try ObjectRow.fetch(db, collection: collection, id: id) else {
+            throw OfflineStoreError(.notFound, "\(collection)/\(id) does not exist")
+        }
+        let entries = try QueueTable.entries(db, collection: collection, id: id)
+        guard let failed = entries.first(where: { $0.state == .failed }) else {
+            throw OfflineStoreError(.invalidOperation,
+                "\(collection)/\(id) has no failed entry to act on (it is \(row.state.rawValue))")
+        }
+        if entries.contains(where: { $0.state == .inFlight }) {
+            throw OfflineStoreError(.invalidOperation, "\(collection)/\(id) is being sent; try again after the flush")
+        }
+        guard failed.allowedActions.contains(action) else {
+            let instead = failed.kind == .create
+                ? "the server never had it: discard it or retry"
+                : "the server has it: roll it back or retry"
+            throw OfflineStoreError(.invalidOperation,
+                "\(action.rawValue) does not apply to the failed \(failed.kind.rawValue) of \(collection)/\(id); \(instead)")
+        }
+        switch action {
+        case .retry:
+            try db.execute(sql: """
+                UPDATE queue SET state = 'pending', sent_data = NULL, sent_rev = NULL, not_before = NULL WHERE seq = ?
+                """, arguments: [failed.seq])
+            guard row.state == .failed else { return }
+            var row = row
+            row.state = .synced
+            row.deriveState()
+            try row.save(db)
+        case .rollback, .discard:
             try rollBack(db, collection: collection, id: id)
         }
     }
 
-    /// Runs `body` in one write transaction with the object's row and its failed entry,
-    /// after checking that both exist and nothing of the object is in flight.
-    private func withFailedEntry(_ collection: String, id: String, action: String,
-                                 _ body: (Database, ObjectRow, QueueEntry) throws -> Void) throws {
-        _ = try descriptor(of: collection)
-        try write("\(action) \(collection)/\(id)") { db in
-            guard let row = try ObjectRow.fetch(db, collection: collection, id: id) else {
-                throw OfflineStoreError(.notFound, "\(collection)/\(id) does not exist")
-            }
-            let entries = try QueueTable.entries(db, collection: collection, id: id)
-            guard let failed = entries.first(where: { $0.state == .failed }) else {
-                throw OfflineStoreError(.invalidOperation,
-                    "\(collection)/\(id) has no failed entry to act on (it is \(row.state.rawValue))")
-            }
-            if entries.contains(where: { $0.state == .inFlight }) {
-                throw OfflineStoreError(.invalidOperation, "\(collection)/\(id) is being sent; try again after the flush")
-            }
-            try body(db, row, failed)
+    /// Called by the flush right after an entry was marked failed, in the same transaction:
+    /// sends the `failedEntry` event and applies the error handler's decision, if any.
+    func handleRejection(of seq: Int64, in db: Database) throws {
+        guard let entry = try QueueTable.fetch(db, where: "seq = ?", arguments: [seq]).first else { return }
+        emit(.failedEntry(entry))
+        guard let handler = configuration.failedEntryHandler else { return }
+        let object = try ObjectRow.fetch(db, collection: entry.collection, id: entry.objectID)?.publicObject
+        guard let action = handler(entry, object) else { return }
+        guard entry.allowedActions.contains(action) else {
+            configuration.logger.warning("the failed-entry handler chose an action that does not apply; entry kept",
+                                         metadata: ["action": "\(action.rawValue)", "kind": "\(entry.kind.rawValue)"])
+            return
         }
+        try perform(action, collection: entry.collection, id: entry.objectID, in: db)
+        if action == .retry { runtime.deferredRetries.withLock { _ = $0.insert(seq) } }
     }
+
+    /// Entries the flush must not send in this run: those the error handler retried
+    /// during it, and — when the caller honours retry delays (AutoSync) — entries whose
+    /// `notBefore` has not come.
+    func heldForLater(_ candidates: [FlushPlan.Candidate]) -> Set<Int64> {
+        var held = runtime.deferredRetries.withLock { $0 }
+        if ObjectStore.honoursRetryDelays {
+            let now = configuration.now()
+            for c in candidates where (c.entry.notBefore.map { $0 > now } ?? false) { held.insert(c.entry.seq) }
+        }
+        return held
+    }
+
+    /// Forgets the handler's deferrals: called when a flush run starts.
+    func beginFlushRun() {
+        runtime.deferredRetries.withLock { $0.removeAll() }
+    }
+
+    /// Whether the current task's flush skips entries whose retry delay has not passed.
+    @TaskLocal static var honoursRetryDelays = false
 }

@@ -69,17 +69,16 @@ extension ObjectStore {
         let usesOnlineOnly = collections().contains {
             !$0.isLocalOnly && effectiveUpdatePolicy($0, override: override) == .updateIfOnline
         }
-        var reachable = false
-        if usesOnlineOnly { reachable = await isReachable() }
+        var reachability = Reachability.offline
+        if usesOnlineOnly { reachability = await self.reachability() }
         // The block's own errors reach the caller as they are; SQLite's become OfflineStoreErrors.
         var bodyError: (any Error)?
         do {
             return try write("running a transaction") { db in
                 do {
                     return try body(LocalTransaction(store: self, db: db, onlineCheck: { d in
-                        if !d.isLocalOnly, !reachable, self.effectiveUpdatePolicy(d, override: override) == .updateIfOnline {
-                            throw OfflineStoreError(.offline, "\(d.name) updates only online and the server cannot be reached")
-                        }
+                        if !d.isLocalOnly, self.effectiveUpdatePolicy(d, override: override) == .updateIfOnline,
+                           let error = ObjectStore.onlineOnlyError(reachability, collection: d.name) { throw error }
                     }))
                 } catch {
                     if !(error is DatabaseError) { bodyError = error }
@@ -89,11 +88,5 @@ extension ObjectStore {
         } catch {
             throw bodyError ?? error
         }
-    }
-
-    /// Whether the backend answers now (false without a backend or when forced offline).
-    func isReachable() async -> Bool {
-        guard let backend, !isForcedOffline else { return false }
-        do { try await backend.ping(); return true } catch { return false }
     }
 }

@@ -59,3 +59,94 @@ extension ObjectStore {
         }
     }
 }
+
+/// Client reset with a full refresh, per-collection reset, and detecting a server that lost its data.
+extension ObjectStore {
+    /// Client reset (SPEC §8): drops what the store knows from the server — synced objects
+    /// and pull cursors — then reads every synced collection again in full. Pending edits are
+    /// kept and sent by the next flush (their objects meet the server's copies as conflicts
+    /// when the server changed them), unless `keepingPendingEdits` is false: then the queue
+    /// and every unsent edit go too.
+    ///
+    /// - Returns: the report of the full refresh.
+    /// - Throws: ``SyncInterrupted`` when the refresh stopped (what was dropped stays dropped;
+    ///   the next refresh reads everything), a storage error (nothing changed).
+    @discardableResult
+    public func clientReset(keepingPendingEdits: Bool = true) async throws -> SyncReport {
+        try await requireServerData()
+        if keepingPendingEdits {
+            try await resetClient()
+        } else {
+            let synced = collections().filter { !$0.isLocalOnly }.map(\.name)
+            try await flushLock.withLock {
+                try write("resetting the client") { db in
+                    for name in synced { try Self.dropCollection(db, name, keepingPendingEdits: false) }
+                    try db.execute(sql: "DELETE FROM meta WHERE key = 'lastSync'")
+                }
+            }
+        }
+        return try await refresh(full: true)
+    }
+
+    /// Resets one collection: its synced objects and its cursor go, so the next refresh
+    /// reads it in full; pending edits stay unless `keepingPendingEdits` is false.
+    ///
+    /// - Throws: ``OfflineStoreError`` `unknownCollection`, `invalidOperation` for a
+    ///   local-only collection, a storage error (nothing changed).
+    public func resetCollection(_ name: String, keepingPendingEdits: Bool = true) async throws {
+        guard !(try descriptor(of: name)).isLocalOnly else {
+            throw OfflineStoreError(.invalidOperation, "\(name) is local-only: it has no server data to reset")
+        }
+        try await flushLock.withLock {
+            try write("resetting \(name)") { db in
+                try Self.dropCollection(db, name, keepingPendingEdits: keepingPendingEdits)
+            }
+        }
+    }
+
+    /// Removes a collection's server knowledge (and, unless kept, its unsent edits).
+    private static func dropCollection(_ db: Database, _ name: String, keepingPendingEdits: Bool) throws {
+        if keepingPendingEdits {
+            try db.execute(sql: """
+                DELETE FROM objects WHERE collection = ? AND state = 'synced' AND dirty = 0
+                AND NOT EXISTS (SELECT 1 FROM queue WHERE queue.collection = objects.collection AND queue.object_id = objects.id)
+                """, arguments: [name])
+        } else {
+            try db.execute(sql: "DELETE FROM objects WHERE collection = ?", arguments: [name])
+            try db.execute(sql: "DELETE FROM queue WHERE collection = ?", arguments: [name])
+        }
+        try db.execute(sql: "UPDATE collections SET cursor = NULL WHERE name = ?", arguments: [name])
+    }
+
+    /// Before a client reset drops anything: every synced collection where this store holds
+    /// objects the server had must still have records on the server.
+    ///
+    /// - Throws: ``OfflineStoreError/Code/serverLostData`` (nothing dropped), or the pull's error.
+    private func requireServerData() async throws {
+        guard let backend else { throw OfflineStoreError(.configuration, "the store has no backend to reset against") }
+        for collection in collections() where !collection.isLocalOnly {
+            do {
+                try await backend.prepare(collection: collection.name)
+                let first = try await backend.pull(collection: collection.name, since: nil, continuing: nil)
+                if first.changes.isEmpty, first.next == nil { try checkServerKeptData(of: collection.name) }
+            } catch {
+                throw OfflineStoreError.sync(error)
+            }
+        }
+    }
+
+    /// After a pull from the beginning found nothing: when the store holds objects the
+    /// server had (a server version), the server lost its data. Nothing local is changed.
+    ///
+    /// - Throws: ``OfflineStoreError/Code/serverLostData``.
+    func checkServerKeptData(of collection: String) throws {
+        let known = try read("checking \(collection)") { db in
+            try Int.fetchOne(db, sql: "SELECT count(*) FROM objects WHERE collection = ? AND server_version IS NOT NULL",
+                             arguments: [collection]) ?? 0
+        }
+        guard known > 0 else { return }
+        throw OfflineStoreError(.serverLostData,
+            "the server has no records in \(collection) but this store holds \(known) object(s) it synced: the server "
+            + "lost its data or the collection was deleted; local data is kept (push it again, or clientReset)")
+    }
+}

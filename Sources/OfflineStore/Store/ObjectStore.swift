@@ -27,6 +27,7 @@ public final class ObjectStore: Sendable {
     let descriptors: Mutex<[String: CollectionDescriptor]>
     let state: Mutex<RuntimeState>
     let flushLock = AsyncLock()
+    let runtime = StoreRuntime()
 
     struct RuntimeState {
         var isClosed = false
@@ -76,6 +77,8 @@ public final class ObjectStore: Sendable {
     /// - Throws: ``OfflineStoreError`` when SQLite cannot close cleanly.
     public func close() throws {
         state.withLock { $0.isClosed = true }
+        runtime.events.finish()
+        runtime.changes.finish()
         do { try pool.close() } catch { throw OfflineStoreError.storage(error, while: "closing the store") }
     }
 
@@ -99,7 +102,17 @@ public final class ObjectStore: Sendable {
 
     func write<T>(_ action: String, _ body: (Database) throws -> T) throws -> T {
         try ensureOpen()
-        do { return try pool.write(body) } catch { throw OfflineStoreError.storage(error, while: action) }
+        var changes: [ObjectChange] = []
+        let result: T
+        do {
+            result = try pool.write { db in
+                let result = try body(db)
+                changes = try drainChangeLog(db)
+                return result
+            }
+        } catch { throw OfflineStoreError.storage(error, while: action) }
+        publish(changes)
+        return result
     }
 
     func read<T>(_ action: String, _ body: (Database) throws -> T) throws -> T {

@@ -11,6 +11,7 @@ public struct OfflineStoreError: Error, Sendable, Hashable, CustomStringConverti
             case collectionExists, notFound, alreadyExists, notConflicted, invalidOperation
             case offline, unauthorized, conflict, server, timeout, badResponse, failedEntry, configuration
             case storeFull
+            case serverLostData
         }
         fileprivate let base: Base
         /// The code's name, e.g. "offline".
@@ -66,6 +67,10 @@ public struct OfflineStoreError: Error, Sendable, Hashable, CustomStringConverti
         public static let configuration = Code(base: .configuration)
         /// The write would grow the store past ``ObjectStore/Configuration/maxStoreSize``; nothing was written.
         public static let storeFull = Code(base: .storeFull)
+        /// The server no longer has data this store synced (e.g. a Kinto collection that is
+        /// empty or missing while local objects carry server versions); local data is kept.
+        /// Recover with ``ObjectStore/clientReset(keepingPendingEdits:)`` or by pushing again.
+        public static let serverLostData = Code(base: .serverLostData)
     }
 
     /// The kind of failure.

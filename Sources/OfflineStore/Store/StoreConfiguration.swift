@@ -27,6 +27,9 @@ extension ObjectStore {
         /// Whether a write that hits ``maxStoreSize`` first evicts least recently used,
         /// synced, unpinned objects to make room. Default: false.
         public var evictsWhenFull: Bool = false
+        /// Decides automatically what to do with an entry the server rejects, during the
+        /// flush (see ``FailedEntryHandler``). Default nil: failed entries wait for the app.
+        public var failedEntryHandler: FailedEntryHandler?
         /// Test hooks for fault injection; not for production use.
         @_spi(Testing) public var faults = FaultInjection()
 

@@ -44,6 +44,7 @@ extension ObjectStore {
             try apply(.keepServer, to: row, in: db)
             return .identical
         }
+        emit(.conflict(conflict))
         let resolution = ObjectStore.decide(conflict, policy: policy)
         if case .merged = resolution {
             do {

@@ -16,14 +16,16 @@ extension ObjectStore {
     ///   without a backend.
     @discardableResult
     public func flush() async throws -> SyncReport {
-        let (report, stop) = try await flushLock.withLock { try await runFlush() }
-        if let stop { throw SyncInterrupted(report: report, error: stop) }
-        return report
+        try await observed(.flush) {
+            let (report, stop) = try await flushLock.withLock { try await runFlush() }
+            if let stop { throw SyncInterrupted(report: report, error: stop) }
+            return report
+        }
     }
 
     /// Pushes the queue for an immediate write; returns the error that stopped it early.
     func flushForImmediateWrite() async throws -> OfflineStoreError? {
-        try await flushLock.withLock { try await runFlush() }.1
+        try await ObjectStore.$changeOrigin.withValue(.server) { try await flushLock.withLock { try await runFlush() }.1 }
     }
 
     /// The maximum number of times one entry is sent in one flush (conflict resends).
@@ -36,6 +38,7 @@ extension ObjectStore {
             return (try finish(report), OfflineStoreError(.offline, "the store is set offline"))
         }
         try write("preparing the queue") { db in try FlushQueue.prepareForFlush(db) }
+        beginFlushRun()
         var maxBatch: Int?
         var sends: [Int64: Int] = [:]
         var prepared = Set<String>()
@@ -44,7 +47,8 @@ extension ObjectStore {
             let candidates = try read("reading the queue") { db in try FlushQueue.candidates(db) }
             let held = try associationHolds(candidates, backend: backend)
             report.heldBack = held.count
-            let exhausted = Set(sends.filter { $0.value >= ObjectStore.maximumSendsPerRun }.keys).union(held)
+            let exhausted = Set(sends.filter { $0.value >= ObjectStore.maximumSendsPerRun }.keys)
+                .union(held).union(heldForLater(candidates))
             // The server is asked for its batch size only when there is something to send.
             guard FlushPlan.nextBatch(candidates, maxSize: 1, skipping: exhausted).isEmpty == false else { break }
             if maxBatch == nil {
@@ -73,7 +77,9 @@ extension ObjectStore {
             } catch {
                 let stop = OfflineStoreError.sync(error)
                 try write("returning entries to the queue") { db in
-                    for s in sent { try InFlight.release(s.entry.seq, error: stop, notBefore: nil, in: db) }
+                    // A wait the server asked for (Retry-After / Backoff) is kept for AutoSync.
+                    let notBefore = stop.retryAfter.map { configuration.now().addingTimeInterval($0.timeInterval) }
+                    for s in sent { try InFlight.release(s.entry.seq, error: stop, notBefore: notBefore, in: db) }
                 }
                 return (try finish(report), stop)
             }
@@ -83,6 +89,7 @@ extension ObjectStore {
                     if let retry = try applyPushOutcome(outcome, of: s, policy: policy, report: &report, in: db) { stop = retry }
                 }
             }
+            reportPushProgress(collection, answered: sent.count)
             if let stop { return (try finish(report), stop) }
         }
         if let stop = try await uploadPendingBlobs(report: &report) { return (try finish(report), stop) }
@@ -96,6 +103,9 @@ extension ObjectStore {
             report.conflicts = try Int.fetchOne(db, sql: "SELECT count(*) FROM objects WHERE state = 'conflicted'") ?? 0
             report.failed = try Int.fetchOne(db, sql: "SELECT count(*) FROM queue WHERE state = 'failed'") ?? 0
             report.pending = try Int.fetchOne(db, sql: "SELECT count(*) FROM queue WHERE state != 'failed'") ?? 0
+            // Held behind a failed entry or conflict of their object, plus (set by the flush loop)
+            // entries held because they reference an object whose create was not applied.
+            report.heldBack += try ObjectStore.heldBackCount(db)
         }
         return report
     }

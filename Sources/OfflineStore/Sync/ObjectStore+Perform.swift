@@ -20,7 +20,7 @@ extension ObjectStore {
             return try commitLocally()?.value
         }
         if configuration.writeMode == .deferred {
-            if policy == .updateIfOnline, !(await isReachable()) { throw Self.offlineError(name) }
+            if policy == .updateIfOnline, let error = Self.onlineOnlyError(await reachability(), collection: name) { throw error }
             return try commitLocally()?.value
         }
 

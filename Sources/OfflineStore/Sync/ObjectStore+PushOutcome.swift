@@ -34,6 +34,7 @@ extension ObjectStore {
                 """, arguments: [status, body, "the server rejected the \(entry.kind.rawValue) (HTTP \(status))", entry.seq])
             row.state = .failed
             try row.save(db)
+            try handleRejection(of: entry.seq, in: db)
         case .retry(let status, let message, let retryAfter):
             let error = OfflineStoreError(.server, message, status: status, retryAfter: retryAfter)
             let wait = retryAfter ?? RetryBackoff.delay(afterAttempt: entry.attempts + 1)

@@ -18,10 +18,12 @@ extension ObjectStore {
     /// - Throws: ``SyncInterrupted`` when the run stopped early; what was applied stays applied.
     @discardableResult
     public func refresh(collections: [String]? = nil, full: Bool = false) async throws -> SyncReport {
-        let (report, stop) = try await flushLock.withLock { try await runRefresh(collections: collections, full: full) }
-        if let stop { throw SyncInterrupted(report: report, error: stop) }
-        try markSynced()
-        return report
+        try await observed(.refresh) {
+            let (report, stop) = try await flushLock.withLock { try await runRefresh(collections: collections, full: full) }
+            if let stop { throw SyncInterrupted(report: report, error: stop) }
+            try markSynced()
+            return report
+        }
     }
 
     func runRefresh(collections names: [String]?, full: Bool) async throws -> (SyncReport, OfflineStoreError?) {
@@ -34,12 +36,17 @@ extension ObjectStore {
                 try await backend.prepare(collection: collection.name)
                 var cursor = full ? nil : try storedCursor(of: collection.name)
                 var continuation: PullContinuation?
+                let fromStart = cursor == nil
+                var seen = 0
                 repeat {
                     let page = try await backend.pull(collection: collection.name, since: cursor, continuing: continuation)
                     try apply(page, to: collection, report: &report)
+                    reportPullProgress(collection.name, page: page)
+                    seen += page.changes.count
                     if let c = page.cursor, page.next == nil { cursor = c }
                     continuation = page.next
                 } while continuation != nil
+                if fromStart, seen == 0 { try checkServerKeptData(of: collection.name) }
             } catch {
                 return (try finish(report), OfflineStoreError.sync(error))
             }

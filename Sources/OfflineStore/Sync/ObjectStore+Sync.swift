@@ -7,18 +7,20 @@ extension ObjectStore {
     /// - Throws: ``SyncInterrupted`` when either step stopped early, with what was done.
     @discardableResult
     public func sync() async throws -> SyncReport {
-        var report = SyncReport()
-        let stop: OfflineStoreError? = try await flushLock.withLock {
-            let (pushed, flushStop) = try await runFlush()
-            report.absorb(pushed)
-            if let flushStop { return flushStop }
-            let (pulled, refreshStop) = try await runRefresh(collections: nil, full: false)
-            report.absorb(pulled)
-            return refreshStop
+        try await observed(.sync) {
+            var report = SyncReport()
+            let stop: OfflineStoreError? = try await flushLock.withLock {
+                let (pushed, flushStop) = try await runFlush()
+                report.absorb(pushed)
+                if let flushStop { return flushStop }
+                let (pulled, refreshStop) = try await runRefresh(collections: nil, full: false)
+                report.absorb(pulled)
+                return refreshStop
+            }
+            if let stop { throw SyncInterrupted(report: report, error: stop) }
+            try markSynced()
+            return report
         }
-        if let stop { throw SyncInterrupted(report: report, error: stop) }
-        try markSynced()
-        return report
     }
 
     /// When the last flush-and-refresh or refresh completed, or nil if never.

@@ -74,7 +74,7 @@ extension OfflineStoreCommand {
                 stop.installHandlers()
                 Output.note("syncing every \(IntervalArgument.describe(every))\(times.map { ", \($0) time(s)" } ?? ""); "
                     + "SIGINT or SIGTERM stops after the current run")
-                var job = ScheduledSync(schedule: SyncSchedule(interval: every), times: times, stop: stop)
+                let job = ScheduledSync(schedule: SyncSchedule(interval: every), times: times, stop: stop)
                 return await job.run(on: session.store)
             }
             if status != ExitStatus.success { throw ExitCode(status) }

@@ -1,11 +1,14 @@
 import Foundation
 import OfflineStore
+import Synchronization
 
-/// `sync --every DURATION [--times N]`: runs sync on a schedule, one JSON report line per run.
+/// `sync --every DURATION [--times N]`: runs sync on the library's ``AutoSync`` schedule,
+/// one JSON report line per run.
 ///
 /// A stop request (SIGINT/SIGTERM) never interrupts a run: the current sync finishes,
 /// its line is printed, and the job ends with status 0. Between runs the job waits on an
-/// injected clock, waking early for a stop request.
+/// injected clock, waking early for a stop request. Entries whose retry delay has not
+/// passed wait for a later run (AutoSync honours `not_before`).
 struct ScheduledSync {
     var schedule: SyncSchedule
     /// How many runs before the job ends; nil: until stopped.
@@ -18,36 +21,54 @@ struct ScheduledSync {
     var stop: StopSignal
 
     /// Runs the job; returns the exit status: 0 when stopped by a signal, else the last run's.
-    mutating func run(on store: ObjectStore) async -> Int32 {
-        var run = 0
-        while true {
-            run += 1
-            let outcome = await SyncRun.perform(.sync, on: store)
-            let isLast = times.map { run >= $0 } ?? false
-            let delay = outcome.failure == nil
-                ? schedule.succeeded()
-                : schedule.failed(retryAfter: outcome.retryAfter, jitter: random())
+    func run(on store: ObjectStore) async -> Int32 {
+        var configuration = AutoSync.Configuration(interval: schedule.interval)
+        configuration.maximumBackoff = schedule.maximumBackoff
+        configuration.clock = clock
+        configuration.random = random
+        let auto = AutoSync(store: store, configuration: configuration)
+        let (stop, times, now) = (stop, times, now)
+        let watcher = Task { await stop.wait(); auto.stop() }
+        defer { watcher.cancel() }
+        let status = Mutex<Int32>(ExitStatus.success)
+        await auto.run(action: { store in
+            let progress = ProgressLine.start(SyncRun.Kind.sync.rawValue, store: store)
+            do {
+                let report = try await store.sync()
+                await progress?.finish()
+                return report
+            } catch {
+                await progress?.finish()
+                throw error
+            }
+        }, onRun: { run in
+            let outcome = SyncRun.Outcome(run, store: store)
+            let isLast = times.map { run.number >= $0 } ?? false
             var line = outcome.json
-            line["run"] = .int(Int64(run))
+            line["run"] = .int(Int64(run.number))
             line["at"] = Shape.timestamp(now())   // when the run ended
             line["exitCode"] = .int(Int64(outcome.exitCode))
-            line["nextRunInMs"] = isLast ? .null : .int(Int64((delay.seconds * 1000).rounded()))
+            line["nextRunInMs"] = isLast ? .null : .int(Int64((run.nextDelay.seconds * 1000).rounded()))
             Output.line(line)
-            if stop.isRequested { return ExitStatus.success }
-            if isLast { return outcome.exitCode }
-            if await waitOrStop(delay) { return ExitStatus.success }
-        }
+            if stop.isRequested { return .stop }
+            if isLast {
+                status.withLock { $0 = outcome.exitCode }
+                return .stop
+            }
+            return .proceed
+        })
+        return status.withLock { $0 }
     }
+}
 
-    /// Waits `delay` on the clock; returns true when a stop request came first.
-    private func waitOrStop(_ delay: Duration) async -> Bool {
-        let (clock, stop) = (clock, stop)
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask { try? await clock.sleep(for: delay) }
-            group.addTask { await stop.wait() }
-            await group.next()
-            group.cancelAll()
+extension SyncRun.Outcome {
+    /// The outcome of one scheduled run.
+    init(_ run: AutoSync.Run, store: ObjectStore) {
+        let failure = run.failure.map { error -> CLIError in
+            if let interrupted = error as? SyncInterrupted { return CLIError.describe(interrupted) }
+            return CLIError.describe(error)
         }
-        return stop.isRequested
+        self.init(report: run.report ?? (try? SyncRun.leftCounts(store)) ?? SyncReport(), failure: failure,
+                  retryAfter: run.retryAfter)
     }
 }

@@ -19,6 +19,9 @@ public enum KintoAuth: Sendable {
     case bearer(String)
     /// A header computed before every request, e.g. from a token that can be refreshed.
     case header(@Sendable () async throws -> (name: String, value: String))
+    /// The credentials of an ``AuthSession``, changed by login and logout; a refreshing
+    /// provider is asked once for new credentials after a 401.
+    case session(AuthSession)
 
     /// The header to add to a request, or nil for ``none``.
     ///
@@ -33,13 +36,18 @@ public enum KintoAuth: Sendable {
             return ("Authorization", "Bearer " + token)
         case .header(let provider):
             return try await provider()
+        case .session(let session):
+            return try await session.headerField()
         }
     }
 
     /// Whether requests carry credentials.
     var isAuthenticated: Bool {
-        if case .none = self { return false }
-        return true
+        switch self {
+        case .none: return false
+        case .session(let session): return session.isLoggedIn
+        default: return true
+        }
     }
 }
 
@@ -51,6 +59,7 @@ extension KintoAuth: CustomStringConvertible, CustomDebugStringConvertible, Cust
         case .basic(let user, _): "basic(user: \(user), password: <redacted>)"
         case .bearer: "bearer(<redacted>)"
         case .header: "header(<provider>)"
+        case .session(let session): "\(session)"
         }
     }
 

@@ -81,7 +81,8 @@ extension KintoBackend {
         return try outcome(of: reply, for: operation, collection: collection)
     }
 
-    private func pushBatch(_ operations: [PushOperation], collection: String) async throws -> [PushOutcome] {
+    private func pushBatch(_ operations: [PushOperation], collection: String,
+                           isRetry: Bool = false) async throws -> [PushOutcome] {
         let requests: [JSONValue] = operations.map { operation in
             let request = recordRequest(operation, collection: collection)
             var headers: [String: JSONValue] = [:]
@@ -107,6 +108,10 @@ extension KintoBackend {
             return operations.map { _ in .retry(status: 409, message: message, retryAfter: rolledBack.retryAfter) }
         }
         if let refused = replies.first(where: { $0.status == 401 || $0.status == 403 }) {
+            // Items answered 401 were not applied: with refreshed credentials the batch goes once more.
+            if refused.status == 401, !isRetry, try await refreshCredentials() {
+                return try await pushBatch(operations, collection: collection, isRetry: true)
+            }
             throw refused.error(what)
         }
         return try zip(operations, replies).map { operation, item in

@@ -140,24 +140,10 @@ extension KintoBackend {
     ///   broke: the server may have applied it), `CancellationError`.
     func send(_ method: String, _ url: URL, headers extra: [(String, String)] = [], body: JSONValue? = nil,
               what: String) async throws -> KintoReply {
-        var headers: [(String, String)] = [("Accept", "application/json")]
-        if body != nil { headers.append(("Content-Type", "application/json")) }
-        headers += extra
-        if let auth = try await authHeader() { headers.append(auth) }
-        let request = HTTPRequest(method: method, url: url, headers: headers,
-                                  body: body.map { Data($0.serialized().utf8) }, timeout: configuration.timeout)
-        let response: HTTPResponse
-        do {
-            response = try await transport.send(request)
-        } catch let error as TransportError {
-            throw OfflineStoreError(transport: error, while: what)
-        } catch let error as CancellationError {
-            throw error
-        } catch let error as OfflineStoreError {
-            throw error
-        } catch {
-            throw OfflineStoreError(.offline, "\(what): the request could not be sent",
-                                    underlying: String(describing: error))
+        var response = try await sendOnce(method, url, headers: extra, body: body, what: what)
+        // A 401 gets one refresh of the credentials and one more try (AuthHeaderProvider).
+        if response.status == 401, try await refreshCredentials() {
+            response = try await sendOnce(method, url, headers: extra, body: body, what: what)
         }
         let reply = KintoReply(response)
         let now = configuration.now()
@@ -170,6 +156,29 @@ extension KintoBackend {
             }
         }
         return reply
+    }
+
+    /// One request with the current credentials; the answer whatever its status.
+    private func sendOnce(_ method: String, _ url: URL, headers extra: [(String, String)], body: JSONValue?,
+                          what: String) async throws -> HTTPResponse {
+        var headers: [(String, String)] = [("Accept", "application/json")]
+        if body != nil { headers.append(("Content-Type", "application/json")) }
+        headers += extra
+        if let auth = try await authHeader() { headers.append(auth) }
+        let request = HTTPRequest(method: method, url: url, headers: headers,
+                                  body: body.map { Data($0.serialized().utf8) }, timeout: configuration.timeout)
+        do {
+            return try await transport.send(request)
+        } catch let error as TransportError {
+            throw OfflineStoreError(transport: error, while: what)
+        } catch let error as CancellationError {
+            throw error
+        } catch let error as OfflineStoreError {
+            throw error
+        } catch {
+            throw OfflineStoreError(.offline, "\(what): the request could not be sent",
+                                    underlying: String(describing: error))
+        }
     }
 
     func authHeader() async throws -> (String, String)? {

@@ -1,0 +1,57 @@
+/// Signing in and out (SPEC §10): the backend must use an ``AuthSession``
+/// (`KintoAuth.session(_:)`), whose credentials these methods change.
+///
+/// ```swift
+/// try await store.login(.basic(user: "alice", password: "s3cret"))   // asks the server
+/// try await store.sync()
+/// store.logout()                                                     // data and queue stay
+/// try await store.fullResetAndLogout()                               // everything goes
+/// ```
+///
+/// Credentials live only in memory: they are never written to the store file, and
+/// descriptions of credentials, sessions, configurations and errors redact them.
+extension ObjectStore {
+    /// Signs in: the server is asked whether it accepts `credentials`; only then does the
+    /// session use them. On failure the previous credentials stay.
+    ///
+    /// - Throws: ``OfflineStoreError`` `unauthorized` (the server refused them), `offline`,
+    ///   `timeout`, `server`, or `configuration` when the backend has no ``AuthSession``.
+    public func login(_ credentials: Credentials) async throws {
+        let session = try requireSession()
+        let previous = session.set(credentials)
+        do {
+            try await backend?.ping()
+        } catch {
+            session.set(previous)
+            throw OfflineStoreError.sync(error)
+        }
+        configuration.logger.info("signed in", metadata: ["user": "\(credentials.user ?? "-")"])
+    }
+
+    /// Signs out: requests go without credentials until the next ``login(_:)``. Local data
+    /// and the queue stay (use ``fullResetAndLogout()`` to remove them, or per-user stores
+    /// — ``UserPartitions`` — to keep users apart).
+    public func logout() {
+        backend?.authSession?.set(nil)
+    }
+
+    /// Whether the backend's session holds credentials (false without a session).
+    public var isLoggedIn: Bool { backend?.authSession?.isLoggedIn ?? false }
+
+    /// Full reset and logout: every object, the whole queue (unsent edits are lost), the
+    /// pull cursors and the credentials go. Registered collections and app metadata stay.
+    ///
+    /// - Throws: a storage error; nothing changes then (the credentials are kept too).
+    public func fullResetAndLogout() async throws {
+        try await resetAll()
+        logout()
+    }
+
+    private func requireSession() throws -> AuthSession {
+        guard let session = backend?.authSession else {
+            throw OfflineStoreError(.configuration,
+                "login needs a backend whose credentials can change: create it with an AuthSession (KintoAuth.session)")
+        }
+        return session
+    }
+}

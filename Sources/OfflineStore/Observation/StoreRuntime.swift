@@ -1,0 +1,34 @@
+import Foundation
+import GRDB
+import Synchronization
+
+/// The store's in-memory state around the engine: observers and entries the error handler
+/// deferred. Nothing here is persisted.
+final class StoreRuntime: Sendable {
+    /// Sync events (started, progress, conflict, failed entry, finished, error).
+    let events = Broadcaster<SyncEvent>()
+    /// Object changes, all collections (filtered per subscriber).
+    let changes = Broadcaster<ObjectChange>()
+    /// How many query/flag observations are running (they need the change log too).
+    let valueObservers = Mutex(0)
+    /// Whether the change-log triggers are installed on the writer connection.
+    let changeLogInstalled = Mutex(false)
+    /// Entries the error handler chose to retry: sent again by the next flush, not this one.
+    let deferredRetries = Mutex(Set<Int64>())
+
+    /// Whether any object-change or query observer exists.
+    var observesObjects: Bool { changes.hasSubscribers || valueObservers.withLock { $0 > 0 } }
+}
+
+/// Where a change came from.
+public enum ChangeOrigin: String, Sendable, Hashable, Codable {
+    /// An edit the app made on this device (including its own edits confirmed by the server).
+    case local
+    /// A change pulled from the server, or a conflict settled in the server's favour.
+    case server
+}
+
+extension ObjectStore {
+    /// The origin of changes written by the current task: `.server` inside flush and refresh.
+    @TaskLocal static var changeOrigin: ChangeOrigin = .local
+}

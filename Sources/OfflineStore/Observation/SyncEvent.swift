@@ -1,0 +1,89 @@
+/// Something a `flush`, `refresh` or `sync` did, in the order it happened
+/// (RhoConnect `setNotification`). See ``ObjectStore/syncEvents()``.
+public enum SyncEvent: Sendable, Hashable {
+    /// A run began.
+    case started(SyncOperation)
+    /// Work on one collection advanced (one event per pushed batch or pulled page).
+    case progress(SyncProgress)
+    /// A conflict was met (whatever the policy then did with it).
+    case conflict(Conflict)
+    /// The server rejected an entry; it is kept as failed (or handled by the error handler).
+    case failedEntry(QueueEntry)
+    /// A run completed; its report.
+    case finished(SyncOperation, SyncReport)
+    /// A run stopped early (the ``SyncInterrupted`` error) or could not run.
+    case error(SyncOperation, OfflineStoreError)
+}
+
+/// Which run an event belongs to.
+public enum SyncOperation: String, Sendable, Hashable, Codable {
+    /// ``ObjectStore/flush()``.
+    case flush
+    /// ``ObjectStore/refresh(collections:full:)``.
+    case refresh
+    /// ``ObjectStore/sync()``.
+    case sync
+}
+
+/// How far a run got in one collection.
+public struct SyncProgress: Sendable, Hashable {
+    /// Pushing the queue or pulling changes.
+    public enum Direction: String, Sendable, Hashable, Codable {
+        /// Queue entries sent to the server.
+        case push
+        /// Server changes read.
+        case pull
+    }
+
+    /// The collection worked on.
+    public var collection: String
+    /// Push or pull.
+    public var direction: Direction
+    /// How many items the collection has in this run, when known (push: queue entries
+    /// waiting at the start; pull: the server's announced total, e.g. Kinto `Total-Records`).
+    public var total: Int?
+    /// Items of this collection processed so far in this run (entries answered, changes read).
+    public var processed: Int
+    /// Items processed so far in this run, all collections and both directions.
+    public var cumulative: Int
+
+    /// Creates a progress value.
+    public init(collection: String, direction: Direction, total: Int?, processed: Int, cumulative: Int) {
+        self.collection = collection
+        self.direction = direction
+        self.total = total
+        self.processed = processed
+        self.cumulative = cumulative
+    }
+}
+
+/// One object created, updated or deleted, and where the change came from.
+/// See ``ObjectStore/changes(in:)``.
+public struct ObjectChange: Sendable, Hashable {
+    /// What happened to the object as the app sees it.
+    public enum Kind: String, Sendable, Hashable, Codable {
+        /// The object appeared.
+        case created
+        /// The object's value changed.
+        case updated
+        /// The object disappeared (a local delete, a server tombstone, a discard).
+        case deleted
+    }
+
+    /// The collection.
+    public var collection: String
+    /// The object id.
+    public var id: String
+    /// Created, updated or deleted.
+    public var kind: Kind
+    /// A local edit or the server.
+    public var origin: ChangeOrigin
+
+    /// Creates a change.
+    public init(collection: String, id: String, kind: Kind, origin: ChangeOrigin) {
+        self.collection = collection
+        self.id = id
+        self.kind = kind
+        self.origin = origin
+    }
+}

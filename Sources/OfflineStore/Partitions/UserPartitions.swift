@@ -1,0 +1,91 @@
+import Foundation
+import Synchronization
+
+/// One store file per user (RhoConnect's user partition), so that a logout followed by a
+/// login as someone else never shows the first user's objects, queue or conflicts.
+///
+/// ```swift
+/// let partitions = UserPartitions(directory: appSupport, collections: [CollectionDescriptor("todos")]) { session, user in
+///     KintoBackend(configuration: .init(serverURL: url, auth: .session(session)))
+/// }
+/// let store = try await partitions.login(.basic(user: "alice", password: "s3cret"))
+/// try await store.sync()
+/// try partitions.logout()             // alice's file stays, closed, for her next login
+/// ```
+///
+/// A user's file is `user-<hex of the user name>.sqlite` in `directory`; credentials are
+/// never written. Local-only collections (``CollectionDescriptor/isLocalOnly``) are the
+/// local partition: kept per user, never sent.
+public final class UserPartitions: Sendable {
+    /// Where the users' store files live.
+    public let directory: URL
+    private let configuration: ObjectStore.Configuration
+    private let descriptors: [CollectionDescriptor]
+    private let makeBackend: @Sendable (AuthSession, String) -> any Backend
+    private let open = Mutex<(user: String, store: ObjectStore)?>(nil)
+
+    /// Partitions in `directory`; `backend` builds each user's backend on their session (e.g. with a bucket per user).
+    public init(directory: URL, configuration: ObjectStore.Configuration = ObjectStore.Configuration(),
+                collections: [CollectionDescriptor], backend: @escaping @Sendable (_ session: AuthSession, _ user: String) -> any Backend) {
+        self.directory = directory
+        self.configuration = configuration
+        self.descriptors = collections
+        self.makeBackend = backend
+    }
+
+    /// Signs in (the server validates the credentials) and opens that user's store,
+    /// closing the previous user's.
+    ///
+    /// - Throws: ``OfflineStoreError`` `configuration` (credentials that name no user),
+    ///   `unauthorized`, `offline`, `timeout`, `server` (nothing opened), or a storage error.
+    public func login(_ credentials: Credentials) async throws -> ObjectStore {
+        guard let user = credentials.user, !user.isEmpty else {
+            throw OfflineStoreError(.configuration, "per-user partitions need credentials that name the user")
+        }
+        let session = AuthSession()
+        let backend = makeBackend(session, user)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let store = try ObjectStore(path: path(for: user), configuration: configuration, backend: backend)
+        do {
+            try await store.login(credentials)
+            for descriptor in descriptors { try store.register(descriptor) }
+        } catch {
+            try? store.close()
+            throw error
+        }
+        let previous = open.withLock { slot in
+            defer { slot = (user, store) }
+            return slot?.store
+        }
+        try? previous?.close()
+        return store
+    }
+
+    /// Signs out and closes the current user's store; their file stays for their next login.
+    ///
+    /// - Throws: a storage error from closing.
+    public func logout() throws {
+        guard let current = open.withLock({ slot in defer { slot = nil }; return slot }) else { return }
+        current.store.logout()
+        try current.store.close()
+    }
+
+    /// The signed-in user, if any.
+    public var currentUser: String? { open.withLock { $0?.user } }
+
+    /// The store file of a user.
+    public func path(for user: String) -> String {
+        let hex = user.utf8.map { String(format: "%02x", $0) }.joined()
+        return directory.appendingPathComponent("user-\(hex).sqlite").path
+    }
+
+    /// Deletes a signed-out user's store file (and its WAL files).
+    ///
+    /// - Throws: ``OfflineStoreError/Code/invalidOperation`` while that user is signed in.
+    public func removeData(of user: String) throws {
+        if currentUser == user {
+            throw OfflineStoreError(.invalidOperation, "\(user) is signed in: log out first")
+        }
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path(for: user) + suffix) }
+    }
+}
