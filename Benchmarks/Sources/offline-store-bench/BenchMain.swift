@@ -9,7 +9,19 @@ import Foundation
 /// Progress goes to standard error; the table alone to standard output.
 @main
 struct BenchMain {
-    static func main() async {
+    /// A synchronous entry point that blocks on the async work: an async `main` parks the
+    /// main thread in libdispatch's `sigsuspend`, which valgrind 3.19 cannot run.
+    static func main() {
+        let done = DispatchSemaphore(value: 0)
+        // Detached: `main` is on the main actor, whose thread waits below.
+        Task.detached {
+            await run()
+            done.signal()
+        }
+        done.wait()
+    }
+
+    static func run() async {
         let arguments = Array(CommandLine.arguments.dropFirst())
         do {
             if arguments.first == "child" {

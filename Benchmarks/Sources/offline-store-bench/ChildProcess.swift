@@ -39,6 +39,10 @@ enum ChildProcess {
         case "flush-kinto":
             guard arguments.count == 4, let count = Int(arguments[2]) else { throw BenchError("flush-kinto URL COUNT COLLECTION") }
             print(try await KintoBenchmarks.flushCreates(url: arguments[1], count: count, collection: arguments[3]))
+        case "profile":
+            // One side of a comparison, alone, for valgrind --tool=callgrind.
+            guard arguments.count == 3, let count = Int(arguments[2]) else { throw BenchError("profile SCENARIO COUNT") }
+            try await Profiling.run(arguments[1], count: count)
         default:
             throw BenchError("unknown child scenario \(arguments.first ?? "")")
         }
