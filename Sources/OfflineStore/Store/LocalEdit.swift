@@ -26,12 +26,7 @@ extension ObjectStore {
     /// The edit runs in a savepoint, so a failed edit leaves nothing behind even when
     /// the caller (a ``LocalTransaction`` block) catches the error and commits the rest.
     func apply(_ edit: LocalEdit, to collection: CollectionDescriptor, in db: Database) throws -> StoredObject? {
-        var result: StoredObject?
-        try db.inSavepoint {
-            result = try applyInSavepoint(edit, to: collection, in: db)
-            return .commit
-        }
-        return result
+        try EditSavepoint.run(db) { try applyInSavepoint(edit, to: collection, in: db) }
     }
 
     private func applyInSavepoint(_ edit: LocalEdit, to collection: CollectionDescriptor, in db: Database) throws -> StoredObject? {
