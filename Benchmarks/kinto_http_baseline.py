@@ -3,6 +3,7 @@ with its batch API (split at the server's batch_max_requests). Prints the second
 
 Usage: kinto_http_baseline.py URL COUNT COLLECTION BUCKET
 """
+import logging
 import sys
 import time
 
@@ -10,6 +11,7 @@ from kinto_http import Client
 
 
 def main():
+    logging.disable(logging.INFO)  # kinto-http logs every batch item
     url, count, collection, bucket = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
     client = Client(server_url=url, auth=("bench", "bench"), bucket=bucket, collection=collection)
     client.create_bucket(id=bucket, if_not_exists=True)

@@ -69,8 +69,8 @@ struct BenchMain {
             results.append(r)
         }
         if o.wants("single") { progress("durable single edits"); add(try await LocalEditBenchmarks.singleEdits(count: 2_000, rounds: 3)) }
-        if o.wants("bulk") { progress("bulk edits"); add(try await LocalEditBenchmarks.bulkEdits(count: 100_000, rounds: 3)) }
-        if o.wants("ingest") { progress("refresh ingest"); add(try await RefreshBenchmarks.ingest(count: 200_000, rounds: 3)) }
+        if o.wants("bulk") { progress("bulk edits"); add(try await LocalEditBenchmarks.bulkEdits(count: 100_000, rounds: 2)) }
+        if o.wants("ingest") { progress("refresh ingest"); add(try await RefreshBenchmarks.ingest(count: 200_000, rounds: 2)) }
         if o.wants("large") {
             let dir = try TemporaryDirectory("large")
             defer { dir.remove() }
@@ -92,7 +92,7 @@ struct BenchMain {
         if let url = o.kintoURL {
             if o.wants("flush") {
                 progress("flush of 5,000 creates to Kinto, ours and kinto-http (fresh processes)")
-                add(try KintoBenchmarks.flushRow(url: url, python: o.python, script: o.script, count: 5_000, rounds: 2))
+                add(try KintoBenchmarks.flushRow(url: url, python: o.python, script: o.script, count: 5_000, rounds: 1))
             }
             if o.wants("coalesce") {
                 progress("coalesced flush")
