@@ -16,7 +16,7 @@ extension ObjectStore {
     /// may already be applied on the server: it is resent exactly as it was, so the
     /// server's precondition answer can prove it was our own write.
     static func enqueue(_ db: Database, row: ObjectRow, kind: QueueEntry.Kind, now: Date) throws -> EnqueueResult {
-        if let last = try QueueTable.latest(db, collection: row.collection, id: row.id), last.state == .pending, last.attempts == 0 {
+        if let last = try lastEntry(db, collection: row.collection, id: row.id), last.state == .pending, last.attempts == 0 {
             guard let outcome = Coalescing.combine(pending: last.kind, with: kind) else {
                 throw OfflineStoreError(.invalidOperation,
                     "cannot queue \(kind.rawValue) after a pending \(last.kind.rawValue) of \(row.collection)/\(row.id)")
@@ -32,5 +32,21 @@ extension ObjectStore {
         }
         try QueueTable.append(db, collection: row.collection, id: row.id, kind: kind, baseVersion: row.baseVersion, now: now)
         return .queued
+    }
+
+    /// What coalescing needs of the object's last entry, read by column index: a full
+    /// ``QueueEntry`` (13 columns, names looked up, dates built) cost a sixth of a bulk edit.
+    private static func lastEntry(_ db: Database, collection: String, id: String)
+        throws -> (seq: Int64, kind: QueueEntry.Kind, state: QueueEntry.State, attempts: Int)? {
+        let statement = try db.cachedStatement(sql: """
+            SELECT seq, kind, state, attempts FROM queue WHERE collection = ? AND object_id = ? ORDER BY seq DESC LIMIT 1
+            """)
+        let cursor = try Row.fetchCursor(statement, arguments: [collection, id])
+        guard let row = try cursor.next() else { return nil }
+        let seq: Int64 = row[0], kindName: String = row[1], stateName: String = row[2], attempts: Int = row[3]
+        guard let kind = QueueEntry.Kind(rawValue: kindName), let state = QueueEntry.State(rawValue: stateName) else {
+            throw OfflineStoreError(.corrupted, "queue entry \(seq) has an unknown kind or state")
+        }
+        return (seq, kind, state, attempts)
     }
 }

@@ -154,11 +154,11 @@ extension ObjectStore {
     /// Entries the flush must not send in this run: those the error handler retried
     /// during it, and — when the caller honours retry delays (AutoSync) — entries whose
     /// `notBefore` has not come.
-    func heldForLater(_ candidates: [FlushPlan.Candidate]) -> Set<Int64> {
+    func heldForLater(in db: Database) throws -> Set<Int64> {
         var held = runtime.deferredRetries.withLock { $0 }
         if ObjectStore.honoursRetryDelays {
-            let now = configuration.now()
-            for c in candidates where (c.entry.notBefore.map { $0 > now } ?? false) { held.insert(c.entry.seq) }
+            let now = configuration.now().timeIntervalSince1970
+            held.formUnion(try Int64.fetchAll(db, sql: "SELECT seq FROM queue WHERE not_before > ?", arguments: [now]))
         }
         return held
     }

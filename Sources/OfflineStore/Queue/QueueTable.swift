@@ -53,11 +53,11 @@ enum QueueTable {
     }
 
     static func setKind(_ db: Database, seq: Int64, kind: QueueEntry.Kind) throws {
-        try db.execute(sql: "UPDATE queue SET kind = ? WHERE seq = ?", arguments: [kind.rawValue, seq])
+        try db.cachedStatement(sql: "UPDATE queue SET kind = ? WHERE seq = ?").execute(arguments: [kind.rawValue, seq])
     }
 
     static func remove(_ db: Database, seq: Int64) throws {
-        try db.execute(sql: "DELETE FROM queue WHERE seq = ?", arguments: [seq])
+        try db.cachedStatement(sql: "DELETE FROM queue WHERE seq = ?").execute(arguments: [seq])
     }
 
     static func removeAll(_ db: Database, collection: String, id: String) throws {

@@ -26,14 +26,12 @@ extension ObjectStore {
     /// The edit runs in a savepoint, so a failed edit leaves nothing behind even when
     /// the caller (a ``LocalTransaction`` block) catches the error and commits the rest.
     func apply(_ edit: LocalEdit, to collection: CollectionDescriptor, in db: Database) throws -> StoredObject? {
-        var result: StoredObject?
-        try db.inSavepoint {
+        try EditSavepoint.run(db) {
             let sizeBefore = try sizeBeforeWrite(db)
-            result = try applyInSavepoint(edit, to: collection, in: db)
+            let result = try applyInSavepoint(edit, to: collection, in: db)
             try enforceStoreSize(db, before: sizeBefore)
-            return .commit
+            return result
         }
-        return result
     }
 
     private func applyInSavepoint(_ edit: LocalEdit, to collection: CollectionDescriptor, in db: Database) throws -> StoredObject? {

@@ -11,6 +11,13 @@ struct FlushPlan {
     }
 
     static func nextBatch(_ candidates: [Candidate], maxSize: Int, skipping skipped: Set<Int64> = []) -> [QueueEntry] {
+        plan(candidates, maxSize: maxSize, skipping: skipped).batch
+    }
+
+    /// The next batch, and whether it is decided by these candidates alone: true when it
+    /// is full or stopped at another collection, so later queue entries cannot change it.
+    /// A flush reads the queue page by page until the batch is decided (`FlushQueue.nextBatch`).
+    static func plan(_ candidates: [Candidate], maxSize: Int, skipping skipped: Set<Int64> = []) -> (batch: [QueueEntry], isDecided: Bool) {
         var blockedObjects = Set<ObjectKey>()
         var batch: [QueueEntry] = []
         var batchCollection: String?
@@ -21,12 +28,12 @@ struct FlushPlan {
             // Whatever happens to this entry, later entries of the same object wait for it.
             blockedObjects.insert(key)
             guard entry.state != .failed, candidate.objectState != .conflicted, !skipped.contains(entry.seq) else { continue }
-            if let c = batchCollection, c != entry.collection { break }
+            if let c = batchCollection, c != entry.collection { return (batch, true) }
             batchCollection = entry.collection
             batch.append(entry)
-            if batch.count == maxSize { break }
+            if batch.count == maxSize { return (batch, true) }
         }
-        return batch
+        return (batch, false)
     }
 }
 

@@ -28,9 +28,9 @@ enum InFlight {
             if entry.kind != .delete, data == nil {
                 throw OfflineStoreError(.corrupted, "queue entry \(entry.seq) has no local copy to send")
             }
-            try db.execute(sql: """
+            try db.cachedStatement(sql: """
                 UPDATE queue SET state = 'in-flight', attempts = attempts + 1, sent_rev = ?, sent_data = ? WHERE seq = ?
-                """, arguments: [sentRev, data?.serialized(), entry.seq])
+                """).execute(arguments: [sentRev, data?.serialized(), entry.seq])
             var op = PushOperation(id: entry.objectID, kind: entry.kind, data: data,
                                    baseVersion: entry.kind == .create ? nil : entry.baseVersion,
                                    idempotencyKey: entry.idempotencyKey)
@@ -56,13 +56,34 @@ enum FlushQueue {
         try db.execute(sql: "UPDATE queue SET state = 'pending' WHERE state = 'in-flight'")
     }
 
-    /// Every queue entry in FIFO order with its object's state.
-    static func candidates(_ db: Database) throws -> [FlushPlan.Candidate] {
-        try Row.fetchAll(db, sql: """
-            SELECT \(QueueTable.columns.split(separator: ",").map { "q." + $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", ")),
-            o.state AS object_state FROM queue q LEFT JOIN objects o ON o.collection = q.collection AND o.id = q.object_id
-            ORDER BY q.seq
-            """).map { row in
+    /// The next batch to send (``FlushPlan``), reading the queue in FIFO pages only as far
+    /// as needed to decide it: sent entries leave the queue, so a flush of n entries reads
+    /// O(n) rows in all instead of the whole queue before every batch.
+    static func nextBatch(_ db: Database, maxSize: Int, skipping skipped: Set<Int64>) throws -> [QueueEntry] {
+        var candidates: [FlushPlan.Candidate] = []
+        var pageSize = max(64, maxSize * 4)
+        var after = Int64.min
+        while true {
+            let page = try self.candidates(db, after: after, limit: pageSize)
+            candidates += page
+            let plan = FlushPlan.plan(candidates, maxSize: maxSize, skipping: skipped)
+            guard !plan.isDecided, page.count == pageSize, let last = page.last else { return plan.batch }
+            after = last.entry.seq
+            pageSize *= 2  // a long held-back head costs O(n) per batch, as a whole read would
+        }
+    }
+
+    static let candidateColumns = QueueTable.columns.split(separator: ",")
+        .map { "q." + $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", ")
+
+    /// Queue entries after `seq` in FIFO order, at most `limit`, with their object's state.
+    static func candidates(_ db: Database, after seq: Int64 = Int64.min, limit: Int = -1) throws -> [FlushPlan.Candidate] {
+        let statement = try db.cachedStatement(sql: """
+            SELECT \(candidateColumns), o.state AS object_state
+            FROM queue q LEFT JOIN objects o ON o.collection = q.collection AND o.id = q.object_id
+            WHERE q.seq > ? ORDER BY q.seq LIMIT ?
+            """)
+        return try Row.fetchAll(statement, arguments: [seq, limit]).map { row in
             let state: String? = row["object_state"]
             return FlushPlan.Candidate(entry: try QueueTable.entry(row), objectState: state.flatMap(SyncState.init(rawValue:)))
         }

@@ -41,22 +41,26 @@ extension ObjectStore {
         beginFlushRun()
         var maxBatch: Int?
         var sends: [Int64: Int] = [:]
+        var exhausted = Set<Int64>()  // entries sent maximumSendsPerRun times in this run
         var prepared = Set<String>()
         while true {
             if isForcedOffline { return (try finish(report), OfflineStoreError(.offline, "the store was set offline")) }
-            let candidates = try read("reading the queue") { db in try FlushQueue.candidates(db) }
-            let held = try associationHolds(candidates, backend: backend)
-            report.heldBack = held.count
-            let exhausted = Set(sends.filter { $0.value >= ObjectStore.maximumSendsPerRun }.keys)
-                .union(held).union(heldForLater(candidates))
+            let held = try flushHolds(backend: backend)
+            report.heldBack = held.associations
+            let skipping = exhausted.union(held.seqs)
+            var batch = try read("reading the queue") { db in
+                try FlushQueue.nextBatch(db, maxSize: maxBatch ?? 1, skipping: skipping)
+            }
             // The server is asked for its batch size only when there is something to send.
-            guard FlushPlan.nextBatch(candidates, maxSize: 1, skipping: exhausted).isEmpty == false else { break }
+            guard !batch.isEmpty else { break }
             if maxBatch == nil {
                 do { maxBatch = try await backend.capabilities().maxBatchSize } catch {
                     return (try finish(report), OfflineStoreError.sync(error))
                 }
+                batch = try read("reading the queue") { db in
+                    try FlushQueue.nextBatch(db, maxSize: maxBatch ?? 1, skipping: skipping)
+                }
             }
-            let batch = FlushPlan.nextBatch(candidates, maxSize: maxBatch ?? 1, skipping: exhausted)
             guard let collection = batch.first?.collection else { break }
             let policy = (try? descriptor(of: collection).conflictPolicy) ?? .preserveConflict
             do {
@@ -67,7 +71,10 @@ extension ObjectStore {
             } catch { return (try finish(report), OfflineStoreError.sync(error)) }
 
             let sent = try write("marking entries in flight") { db in try InFlight.mark(batch, in: db) }
-            for s in sent { sends[s.entry.seq, default: 0] += 1 }
+            for s in sent {
+                sends[s.entry.seq, default: 0] += 1
+                if sends[s.entry.seq] == ObjectStore.maximumSendsPerRun { exhausted.insert(s.entry.seq) }
+            }
             let outcomes: [PushOutcome]
             do {
                 outcomes = try await backend.push(sent.map(\.operation), collection: collection)

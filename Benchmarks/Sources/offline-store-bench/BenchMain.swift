@@ -1,0 +1,111 @@
+import Foundation
+
+/// The benchmark program: runs every scenario and prints one Markdown table
+/// (scenario, ours, baseline measured in the same run, ratio, target, pass/fail).
+///
+///     offline-store-bench --kinto-url URL --python .venv/bin/python --script Benchmarks/kinto_http_baseline.py
+///     offline-store-bench child SCENARIO ARGS…      (a scenario in a fresh process)
+///
+/// Progress goes to standard error; the table alone to standard output.
+@main
+struct BenchMain {
+    /// A synchronous entry point that blocks on the async work: an async `main` parks the
+    /// main thread in libdispatch's `sigsuspend`, which valgrind 3.19 cannot run.
+    static func main() {
+        let done = DispatchSemaphore(value: 0)
+        // Detached: `main` is on the main actor, whose thread waits below.
+        Task.detached {
+            await run()
+            done.signal()
+        }
+        done.wait()
+    }
+
+    static func run() async {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        do {
+            if arguments.first == "child" {
+                try await ChildProcess.serve(Array(arguments.dropFirst()))
+            } else {
+                let options = try Options(arguments)
+                print(BenchResult.table(try await runAll(options)))
+            }
+        } catch {
+            FileHandle.standardError.write(Data("offline-store-bench: \(error)\n".utf8))
+            exit(1)
+        }
+    }
+
+    struct Options {
+        var kintoURL: String?
+        var python = ".venv/bin/python"
+        var script = "Benchmarks/kinto_http_baseline.py"
+        var only: Set<String> = []
+
+        init(_ arguments: [String]) throws {
+            var it = arguments.makeIterator()
+            while let a = it.next() {
+                switch a {
+                case "--kinto-url": kintoURL = it.next()
+                case "--python": python = it.next() ?? python
+                case "--script": script = it.next() ?? script
+                case "--only": only.insert(it.next() ?? "")
+                default: throw BenchError("unknown argument \(a)")
+                }
+            }
+        }
+
+        func wants(_ name: String) -> Bool { only.isEmpty || only.contains(name) }
+    }
+
+    static func progress(_ text: String) {
+        FileHandle.standardError.write(Data("bench: \(text)\n".utf8))
+    }
+
+    static func runAll(_ o: Options) async throws -> [BenchResult] {
+        var results: [BenchResult] = []
+        func add(_ r: BenchResult) {
+            progress("\(r.scenario): \(r.ours) vs \(r.baseline) → \(r.ratio) \(r.passed ? "pass" : "FAIL")")
+            results.append(r)
+        }
+        if o.wants("single") { progress("durable single edits"); add(try await LocalEditBenchmarks.singleEdits(count: 2_000, rounds: 3)) }
+        if o.wants("bulk") { progress("bulk edits"); add(try await LocalEditBenchmarks.bulkEdits(count: 100_000, rounds: 2)) }
+        if o.wants("ingest") { progress("refresh ingest"); add(try await RefreshBenchmarks.ingest(count: 200_000, rounds: 2)) }
+        if o.wants("large") {
+            let dir = try TemporaryDirectory("large")
+            defer { dir.remove() }
+            progress("refresh of 100k objects (fresh process)")
+            let small = try kilobytes(ChildProcess.runSelf(["refresh-rss", "100000", dir.file("small.sqlite")]))
+            progress("refresh of 1M objects (fresh process; builds the 1M-object store)")
+            let large = try kilobytes(ChildProcess.runSelf(["refresh-rss", "1000000", dir.file("large.sqlite")]))
+            let growth = Double(large) / Double(small)
+            add(BenchResult(scenario: "refresh of 1,000,000 objects: peak RSS (fresh process)",
+                            ours: Format.megabytes(kilobytes: large),
+                            baseline: Format.megabytes(kilobytes: small) + " at 100,000 objects",
+                            ratio: Format.ratio(growth), target: "< 100 MB and ≤ 1.3×",
+                            passed: large < 100 * 1024 && growth <= 1.3))
+            progress("find by indexed field")
+            add(try StoreSizeBenchmarks.findRow(path: dir.file("large.sqlite"), objects: 1_000_000))
+            progress("open and read one")
+            add(try StoreSizeBenchmarks.openRow(path: dir.file("large.sqlite"), objects: 1_000_000))
+        }
+        if let url = o.kintoURL {
+            if o.wants("flush") {
+                progress("flush of 5,000 creates to Kinto, ours and kinto-http (fresh processes)")
+                add(try KintoBenchmarks.flushRow(url: url, python: o.python, script: o.script, count: 5_000, rounds: 1))
+            }
+            if o.wants("coalesce") {
+                progress("coalesced flush")
+                add(try await KintoBenchmarks.coalescedRow(url: url, objects: 100, edits: 10_000))
+            }
+        } else {
+            progress("no --kinto-url: the Kinto scenarios are skipped")
+        }
+        return results
+    }
+
+    static func kilobytes(_ text: String) throws -> Int {
+        guard let kb = Int(text) else { throw BenchError("expected kilobytes, got \(text)") }
+        return kb
+    }
+}

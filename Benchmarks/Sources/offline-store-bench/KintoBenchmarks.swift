@@ -1,0 +1,78 @@
+import Foundation
+import OfflineStore
+
+/// Scenarios against the real Kinto that `scripts/bench` starts (memory backend).
+enum KintoBenchmarks {
+    static let bucket = "bench"
+
+    static func backend(url: String, transport: any HTTPTransport = URLSessionTransport()) throws -> KintoBackend {
+        guard let server = URL(string: url) else { throw BenchError("bad Kinto URL \(url)") }
+        return KintoBackend(configuration: .init(serverURL: server, bucket: bucket,
+                                                 auth: .basic(user: "bench", password: "bench")),
+                            transport: transport)
+    }
+
+    /// A deferred-mode store in `dir` syncing with Kinto, with `collection` registered.
+    static func store(in dir: TemporaryDirectory, backend: KintoBackend, collection: String) throws -> ObjectStore {
+        var configuration = ObjectStore.Configuration()
+        configuration.writeMode = .deferred
+        let store = try ObjectStore(path: dir.file("store.sqlite"), configuration: configuration, backend: backend)
+        try store.register(CollectionDescriptor(collection))
+        return store
+    }
+
+    /// Child side: queues `count` creates (not timed), then times the flush. Returns seconds.
+    static func flushCreates(url: String, count: Int, collection: String) async throws -> Double {
+        let dir = try TemporaryDirectory("flush")
+        defer { dir.remove() }
+        let store = try store(in: dir, backend: try backend(url: url), collection: collection)
+        try await store.transaction { tx in
+            for i in 0..<count { try tx.create(Fixtures.object(i), in: collection) }
+        }
+        var pushed = 0
+        let seconds = try await Timing.seconds { pushed = try await store.flush().pushed }
+        guard pushed == count else { throw BenchError("flush pushed \(pushed) of \(count)") }
+        return seconds
+    }
+
+    /// Ours and kinto-http (the official Python client, `batch()`), each in a fresh process,
+    /// each into its own new collection; the best of `rounds` alternating rounds.
+    static func flushRow(url: String, python: String, script: String, count: Int, rounds: Int) throws -> BenchResult {
+        var ours = Double.infinity, theirs = Double.infinity
+        let run = UUID().uuidString.prefix(8).lowercased()
+        for round in 0..<rounds {
+            guard let o = Double(try ChildProcess.runSelf(["flush-kinto", url, String(count), "ours\(run)\(round)"])),
+                  let t = Double(try ChildProcess.run(python, [script, url, String(count), "py\(run)\(round)", bucket]))
+            else { throw BenchError("a flush child printed no number") }
+            ours = min(ours, o)
+            theirs = min(theirs, t)
+        }
+        let ratio = theirs / ours
+        return BenchResult(scenario: "flush of \(Format.grouped(count)) creates to real Kinto (fresh process)",
+                           ours: Format.rate(Double(count) / ours, "records"),
+                           baseline: Format.rate(Double(count) / theirs, "records") + " (kinto-http batch)",
+                           ratio: Format.ratio(ratio), target: "≥ 1.0×", passed: ratio >= 1.0)
+    }
+
+    /// 10,000 edits spread over 100 objects, then one flush: each object must be written once.
+    static func coalescedRow(url: String, objects: Int, edits: Int) async throws -> BenchResult {
+        let dir = try TemporaryDirectory("coalesce")
+        defer { dir.remove() }
+        let counter = CountingTransport()
+        let collection = "coalesce" + UUID().uuidString.prefix(8).lowercased()
+        let store = try store(in: dir, backend: try backend(url: url, transport: counter), collection: collection)
+        let items = store.collection(collection)
+        for i in 0..<objects { try await items.create(Fixtures.object(i)) }
+        for e in objects..<edits {
+            try await items.patch(Fixtures.id(e % objects), ["n": .int(Int64(e))])
+        }
+        let before = counter.current
+        let report = try await store.flush()
+        let after = counter.current
+        let writes = after.writes - before.writes
+        guard report.pushed == objects else { throw BenchError("coalesced flush pushed \(report.pushed)") }
+        return BenchResult(scenario: "\(Format.grouped(edits)) edits on \(objects) objects, then flush",
+                           ours: "\(writes) record writes in \(after.requests - before.requests) HTTP requests",
+                           baseline: "—", ratio: "—", target: "exactly \(objects) write requests", passed: writes == objects)
+    }
+}

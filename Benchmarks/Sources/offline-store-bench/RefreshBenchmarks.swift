@@ -1,0 +1,69 @@
+import Foundation
+import OfflineStore
+
+/// Refresh ingest: pages of Kinto JSON already in memory, parsed and applied.
+///
+/// The baseline parses the same page text with the same parser and inserts each record
+/// (re-serialized without `last_modified`) with one prepared statement, one transaction
+/// per page, storing the cursor with it.
+enum RefreshBenchmarks {
+    static let pageSize = 500
+
+    static func ingest(count: Int, rounds: Int) async throws -> BenchResult {
+        let pages = stride(from: 0, to: count, by: pageSize).map { Fixtures.kintoPage($0..<min(count, $0 + pageSize)) }
+        let comparison = try await Comparison.run(rounds: rounds, label: "ingest", ours: { path in
+            let store = try ObjectStore(path: path, backend: PagedBackend(pages: pages))
+            try store.register(CollectionDescriptor(Fixtures.collection))
+            return try await Timing.seconds { try await store.refresh() }
+        }, baseline: { path in
+            try ObjectStore(path: path).close()
+            let db = try RawSQLite(path: path)
+            let begin = try db.prepare("BEGIN IMMEDIATE"), commit = try db.prepare("COMMIT")
+            let insert = try db.prepare("""
+                INSERT INTO objects(collection, id, persistent, server_version, state) VALUES (?, ?, ?, ?, 'synced')
+                """)
+            let cursor = try db.prepare("INSERT OR REPLACE INTO collections(name, descriptor, cursor) VALUES (?, '{}', ?)")
+            return try Timing.seconds {
+                for page in pages {
+                    let changes = try Fixtures.changes(ofPage: page)
+                    try begin.run()
+                    for change in changes {
+                        try insert.bind(1, Fixtures.collection)
+                        try insert.bind(2, change.id)
+                        try insert.bind(3, change.record?.serialized())
+                        try insert.bind(4, change.version)
+                        try insert.run()
+                    }
+                    try cursor.bind(1, Fixtures.collection)
+                    try cursor.bind(2, changes.last?.version)
+                    try cursor.run()
+                    try commit.run()
+                }
+            }
+        })
+        return comparison.row("refresh ingest of \(Format.grouped(count)) objects from in-memory pages", count: count,
+                              unit: "objects", minimumRatio: 0.5, minimumRate: 100_000)
+    }
+
+    /// Runs in a fresh child process: refreshes `count` objects (pages built on demand) into
+    /// the store at `path`, with the indexed fixed-schema collection. Returns peak RSS in kB.
+    static func refreshForPeakMemory(count: Int, path: String) async throws -> Int {
+        let store = try ObjectStore(path: path, backend: PagedBackend(objects: count, pageSize: pageSize))
+        try store.register(Fixtures.indexedItems)
+        try await store.refresh()
+        try store.close()
+        return try PeakMemory.highWaterKilobytes()
+    }
+}
+
+/// The process's peak resident set size.
+enum PeakMemory {
+    /// `VmHWM` from `/proc/self/status`, in kB (Linux).
+    static func highWaterKilobytes() throws -> Int {
+        let status = try String(contentsOfFile: "/proc/self/status", encoding: .utf8)
+        for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+            if let kb = Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") { return kb }
+        }
+        throw BenchError("no VmHWM in /proc/self/status")
+    }
+}
