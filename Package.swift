@@ -13,6 +13,7 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
     targets: [
         .target(
@@ -45,7 +46,10 @@ let package = Package(
         ),
         .testTarget(
             name: "OfflineStoreTests",
-            dependencies: ["OfflineStore", "OfflineStoreTesting"],
+            dependencies: [
+                "OfflineStore", "OfflineStoreTesting",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
             resources: [.copy("../../Fixtures")]
         ),
     ],

@@ -1,6 +1,7 @@
 // crash-writer: makes edits to a store until it is killed, for ObjectStoreCrashTests.
 //
 // Usage: crash-writer <store-path> <seed> <first-value> [<max-edits>]
+//                     [--server URL --bucket NAME [--timeout SECONDS]]
 //
 // Opens (or creates) the store, registers the collection "items" and loops over
 // edits of the ids item-0 … item-11: create, patch, save (replace), destroy, and
@@ -15,7 +16,13 @@
 //
 // where <ids> is one id or two ids joined by a comma (for op "tx"). The test kills the
 // process with SIGKILL at a point it picks by counting these lines, then checks that the
-// store holds every acknowledged edit. Exit status: 0 after max-edits edits, 1 when an
+// store holds every acknowledged edit.
+//
+// With --server (the sync workload of the Reliability suites) the store syncs with that
+// Kinto in deferred write mode: between edits it runs, at seeded random points, a flush,
+// refresh or sync (see SyncStep.swift for its `step` lines), and every HTTP request is
+// announced with `wire` lines (WireLog.swift), so the parent can kill it inside a flush.
+// Exit status: 0 after max-edits edits, 1 when an
 // edit fails (the message goes to standard error), 64 for bad arguments.
 
 import Foundation
@@ -46,18 +53,27 @@ let arguments = CommandLine.arguments
 guard arguments.count >= 4, let seed = UInt64(arguments[2]), let firstValue = Int64(arguments[3]) else {
     fail("usage: crash-writer <store-path> <seed> <first-value> [<max-edits>]", status: 64)
 }
-let maxEdits = arguments.count > 4 ? Int64(arguments[4]) ?? 100_000 : 100_000
+let hasMax = arguments.count > 4 && !arguments[4].hasPrefix("--")
+let maxEdits = hasMax ? Int64(arguments[4]) ?? 100_000 : 100_000
+let server = ServerOptions(arguments.dropFirst(hasMax ? 5 : 4))
 let ids = (0..<12).map { "item-\($0)" }
 
 do {
-    let store = try ObjectStore(path: arguments[1])
+    var configuration = ObjectStore.Configuration()
+    configuration.writeMode = .deferred
+    let store = try ObjectStore(path: arguments[1], configuration: configuration, backend: server?.backend())
     try store.register(CollectionDescriptor("items"))
     let items = store.collection("items")
     var exists: [String: Bool] = [:]
     for id in ids { exists[id] = try items.find(id) != nil }
     var random = SeededGenerator(state: seed)
+    var steps = 0
 
     for n in 0..<maxEdits {
+        if server != nil, Int.random(in: 0..<100, using: &random) < 25 {
+            steps += 1
+            await SyncStep.allCases.randomElement(using: &random)!.run(steps, on: store)
+        }
         let value = firstValue + n
         let id = ids.randomElement(using: &random)!
         let op: String

@@ -112,6 +112,14 @@ extension ObjectStore {
             try row.save(db)
             return
         }
+        // A tombstone agrees with a local delete, and with a create that started from no
+        // server copy (e.g. re-created after our own delete whose answer was lost): the
+        // edit stays queued and nothing conflicts (the resent delete gets 404, the create
+        // `If-None-Match: *` succeeds over a tombstone).
+        if record == nil, row.local == nil || (row.base == nil && row.baseVersion == nil) {
+            try row.save(db)
+            return
+        }
         report.count(try settleConflict(db, row: row, policy: collection.conflictPolicy))
     }
 }

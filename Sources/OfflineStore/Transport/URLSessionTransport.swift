@@ -119,9 +119,13 @@ public struct URLSessionTransport: HTTPTransport {
 
     /// A duration in whole seconds, rounded up, at least one: corelibs Foundation truncates
     /// the interval to whole seconds and treats less than one as "no timeout" or "time out now".
+    /// At most ``maximumTimeout``: corelibs Foundation traps converting a huge interval.
     static func seconds(_ duration: Duration) -> TimeInterval {
-        max(1, duration.timeInterval.rounded(.up))
+        min(maximumTimeout, max(1, duration.timeInterval.rounded(.up)))
     }
+
+    /// The longest timeout passed to URLSession: a week.
+    static let maximumTimeout: TimeInterval = 7 * 86_400
 }
 
 /// The session's delegate: refuses redirects that leave the original scheme, host and

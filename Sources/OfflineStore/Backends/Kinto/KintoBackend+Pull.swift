@@ -69,7 +69,9 @@ extension KintoBackend {
         let path = paths.recordsPath(collection)
         var filter: [(String, String)] = []
         if let since = cursor.flatMap({ Int64(KintoReply.unquote($0)) }) {
-            let start = max(0, since - Self.milliseconds(configuration.lookBack))
+            // Saturating: a hostile cursor (a negative ETag) or a huge look-back must not trap.
+            let (back, overflow) = since.subtractingReportingOverflow(Self.milliseconds(configuration.lookBack))
+            let start = overflow ? 0 : max(0, back)
             filter.append(("_since", String(start)))
         }
         let what = "reading the timestamp of collection \"\(collection)\""

@@ -17,19 +17,27 @@ struct KintoBackoff: Sendable, Hashable {
     /// How long to wait still, or nil when requests may be sent.
     func remaining(now: Date) -> Duration? {
         guard let until, until > now else { return nil }
-        let interval = until.timeIntervalSince(now)
-        return .milliseconds(Int64((interval * 1000).rounded(.up)))
+        return Self.milliseconds(until.timeIntervalSince(now))
     }
 
     /// The seconds of a `Backoff` or `Retry-After` value (delta-seconds only; HTTP dates are ignored).
     static func seconds(_ header: String?) -> Double? {
         guard let text = header?.trimmingCharacters(in: .whitespaces), let seconds = Double(text),
               seconds.isFinite, seconds >= 0 else { return nil }
-        return seconds
+        return min(seconds, maximumSeconds)
+    }
+
+    /// The longest wait a server can impose (a day): a larger value (`Backoff: 1e300`)
+    /// would overflow when turned into a duration.
+    static let maximumSeconds: Double = 86_400
+
+    /// Seconds as a whole number of milliseconds, rounded up and kept within `Int64`.
+    static func milliseconds(_ seconds: Double) -> Duration {
+        .milliseconds(Int64(min((seconds * 1000).rounded(.up), 9e18)))
     }
 
     /// A header's seconds as a duration.
     static func duration(_ header: String?) -> Duration? {
-        seconds(header).map { .milliseconds(Int64(($0 * 1000).rounded(.up))) }
+        seconds(header).map(milliseconds)
     }
 }

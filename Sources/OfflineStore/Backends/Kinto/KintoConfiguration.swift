@@ -84,9 +84,13 @@ extension KintoBackend {
         return url.absoluteString
     }
 
-    /// The number of milliseconds in a duration, rounded down, never negative.
+    /// The number of milliseconds in a duration, rounded down, never negative, at most
+    /// `Int64.max` (a huge `lookBack` or `timeout` must not trap).
     static func milliseconds(_ duration: Duration) -> Int64 {
         let (seconds, attoseconds) = duration.components
-        return max(0, seconds * 1000 + attoseconds / 1_000_000_000_000_000)
+        let (ms, overflow) = seconds.multipliedReportingOverflow(by: 1000)
+        if overflow { return seconds < 0 ? 0 : .max }
+        let (total, overflow2) = ms.addingReportingOverflow(attoseconds / 1_000_000_000_000_000)
+        return overflow2 ? .max : max(0, total)
     }
 }

@@ -1,0 +1,34 @@
+import Logging
+import Synchronization
+
+/// A swift-log handler that keeps every message and its metadata, so a test can search
+/// what a store logged at every level.
+struct CapturingLogHandler: LogHandler {
+    /// Everything logged through handlers sharing this box.
+    final class Box: Sendable {
+        let lines = Mutex<[String]>([])
+        var text: String { lines.withLock { $0.joined(separator: "\n") } }
+    }
+
+    let box: Box
+    var metadata: Logger.Metadata = [:]
+    var logLevel: Logger.Level = .trace
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?, source: String,
+             file: String, function: String, line: UInt) {
+        let all = self.metadata.merging(metadata ?? [:]) { _, new in new }
+        box.lines.withLock { $0.append("\(level) \(message) \(all)") }
+    }
+
+    /// A logger at trace level writing into `box`.
+    static func logger(into box: Box) -> Logger {
+        var logger = Logger(label: "OfflineStore.capture") { _ in CapturingLogHandler(box: box) }
+        logger.logLevel = .trace
+        return logger
+    }
+}

@@ -1,0 +1,59 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `scripts/faultproxy.py` running between a store and the real Kinto, on 127.0.0.1.
+///
+/// Started with a seed, a fault rate and the kinds of fault to inject; it is ready once it
+/// printed `listening <port>` (read from its pipe, never waited for by time). Every request
+/// gets a line in its log: `<n> <fault|pass> <METHOD> <path>`.
+final class FaultProxy: Sendable {
+    /// The proxy's base URL, `http://127.0.0.1:<port>/v1`.
+    let url: URL
+    private let child: Spawned
+    private let logPath: String
+
+    /// Starts the proxy in front of `upstream` (a `…/v1` URL), off the concurrency pool.
+    ///
+    /// - Throws: when python3 or the script is missing or the proxy does not start.
+    static func start(upstream: URL, seed: UInt64, rate: Double, faults: [String], hold: Double,
+                      logPath: String) async throws -> FaultProxy {
+        try await offPool { try FaultProxy(upstream: upstream, seed: seed, rate: rate, faults: faults, hold: hold, logPath: logPath) }
+    }
+
+    private init(upstream: URL, seed: UInt64, rate: Double, faults: [String], hold: Double, logPath: String) throws {
+        let script = ChildProcess.packageRoot.appendingPathComponent("scripts/faultproxy.py")
+        var origin = URLComponents(url: upstream, resolvingAgainstBaseURL: false)!
+        origin.path = ""
+        child = try Spawned(["python3", script.path, "--upstream", origin.string!, "--seed", String(seed % 1_000_000_007),
+                             "--rate", String(rate), "--faults", faults.joined(separator: ","), "--hold", String(hold),
+                             "--log", logPath], stderrPath: logPath + ".stderr")
+        self.logPath = logPath
+        let text = child.readLine() ?? ""  // blocks until the proxy prints or exits
+        guard text.hasPrefix("listening "), let port = Int(text.dropFirst("listening ".count)) else {
+            child.kill()
+            child.wait()
+            throw HarnessError("faultproxy did not start (printed \(text.debugDescription))")
+        }
+        url = URL(string: "http://127.0.0.1:\(port)\(upstream.path)")!
+    }
+
+    /// The log: one `(fault, method, path)` per request, `fault` being "pass" when none.
+    func requests() -> [(fault: String, method: String, path: String)] {
+        let text = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").compactMap { line in
+            let f = line.split(separator: " ")
+            return f.count == 4 ? (String(f[1]), String(f[2]), String(f[3])) : nil
+        }
+    }
+
+    /// Stops the proxy and waits for it to exit, off the concurrency pool.
+    func stop() async {
+        let child = self.child
+        child.kill()  // nothing to flush: the log is line-buffered
+        _ = try? await offPool { child.wait() }
+    }
+}
