@@ -18,8 +18,11 @@ public struct URLSessionTransport: HTTPTransport {
         "Total-Objects", "Location", "Link", "Alert", "Last-Modified", "WWW-Authenticate",
     ]
 
-    let session: URLSession
+    /// The session, owned by a box that invalidates it when the last copy of the transport
+    /// goes away: an URLSession keeps its delegate and its idle connections until invalidated.
+    private let owner: SessionOwner
     let delegate: SessionDelegate
+    var session: URLSession { owner.session }
 
     /// Creates a transport with its own ephemeral session.
     public init() {
@@ -31,7 +34,7 @@ public struct URLSessionTransport: HTTPTransport {
         configuration.urlCredentialStorage = nil
         configuration.requestCachePolicy = .reloadIgnoringLocalAndRemoteCacheData
         delegate = SessionDelegate()
-        session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
+        owner = SessionOwner(URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil))
     }
 
     /// Sends the request and returns the answer, whatever its status.
@@ -191,4 +194,12 @@ private final class RunningTask: Sendable {
     func challenged(_ delegate: SessionDelegate) -> HTTPURLResponse? {
         state.withLock { $0.task?.taskIdentifier }.flatMap(delegate.takeChallengedResponse)
     }
+}
+
+/// Owns one `URLSession` and invalidates it (after its running tasks finish) when released,
+/// so a closed store leaves no open connections and no retained delegate behind.
+final class SessionOwner: Sendable {
+    let session: URLSession
+    init(_ session: URLSession) { self.session = session }
+    deinit { session.finishTasksAndInvalidate() }
 }
