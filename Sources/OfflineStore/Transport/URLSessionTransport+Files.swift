@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -63,9 +62,9 @@ extension URLSessionTransport {
     }
 
     /// Starts a task made by `make` and waits for it, cancelling it when the caller is cancelled.
-    private func run(_ make: @escaping @Sendable (FileTask, @escaping @Sendable (Result<HTTPResponse, any Error>) -> Void) -> URLSessionTask)
+    private func run(_ make: @escaping @Sendable (RunningTask, @escaping @Sendable (Result<HTTPResponse, any Error>) -> Void) -> URLSessionTask)
         async throws -> HTTPResponse {
-        let running = FileTask()
+        let running = RunningTask()
         let result: Result<HTTPResponse, any Error> = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 running.start(make(running) { continuation.resume(returning: $0) })
@@ -75,36 +74,5 @@ extension URLSessionTransport {
         }
         if case .failure = result, running.wasCancelled { throw CancellationError() }
         return try result.get()
-    }
-}
-
-/// The upload or download task of one call, cancellable before it starts.
-final class FileTask: Sendable {
-    private let state = Mutex<(task: URLSessionTask?, cancelled: Bool)>((nil, false))
-
-    /// Starts the task, or cancels it at once when the caller was already cancelled.
-    func start(_ task: URLSessionTask) {
-        let cancelled = state.withLock { state in
-            state.task = task
-            return state.cancelled
-        }
-        if cancelled { task.cancel() } else { task.resume() }
-    }
-
-    /// Cancels the task (now or when it starts).
-    func cancel() {
-        let task = state.withLock { state in
-            state.cancelled = true
-            return state.task
-        }
-        task?.cancel()
-    }
-
-    /// Whether the caller cancelled.
-    var wasCancelled: Bool { state.withLock { $0.cancelled } }
-
-    /// The answer the delegate kept for this task after a challenge, if any.
-    func challenged(_ delegate: SessionDelegate) -> HTTPURLResponse? {
-        state.withLock { $0.task?.taskIdentifier }.flatMap(delegate.takeChallengedResponse)
     }
 }

@@ -165,37 +165,6 @@ final class SessionDelegate: NSObject, URLSessionTaskDelegate, Sendable {
     }
 }
 
-/// The data task of one ``URLSessionTransport/send(_:)`` call, cancellable before it starts.
-private final class RunningTask: Sendable {
-    private let state = Mutex<(task: URLSessionDataTask?, cancelled: Bool)>((nil, false))
-
-    /// Starts the task, or cancels it at once when the caller was already cancelled.
-    func start(_ task: URLSessionDataTask) {
-        let cancelled = state.withLock { state in
-            state.task = task
-            return state.cancelled
-        }
-        if cancelled { task.cancel() } else { task.resume() }
-    }
-
-    /// Cancels the task (now or when it starts).
-    func cancel() {
-        let task = state.withLock { state in
-            state.cancelled = true
-            return state.task
-        }
-        task?.cancel()
-    }
-
-    /// Whether the caller cancelled.
-    var wasCancelled: Bool { state.withLock { $0.cancelled } }
-
-    /// The answer the delegate kept for this task after a challenge, if any.
-    func challenged(_ delegate: SessionDelegate) -> HTTPURLResponse? {
-        state.withLock { $0.task?.taskIdentifier }.flatMap(delegate.takeChallengedResponse)
-    }
-}
-
 /// Owns one `URLSession` and invalidates it (after its running tasks finish) when released,
 /// so a closed store leaves no open connections and no retained delegate behind.
 final class SessionOwner: Sendable {
