@@ -7,8 +7,22 @@ extension HTTPTransport {
     /// - Throws: `offline` (no connection, or an unknown failure before an answer),
     ///   `timeout` (the server may have applied the request), `CancellationError`.
     func send(_ request: HTTPRequest, while what: String) async throws -> HTTPResponse {
+        try await mappingFailures(while: what) { try await send(request) }
+    }
+
+    /// Sends a request whose body is a file, failures read like ``send(_:while:)``.
+    func upload(_ request: HTTPRequest, fromFile file: URL, while what: String) async throws -> HTTPResponse {
+        try await mappingFailures(while: what) { try await upload(request, fromFile: file) }
+    }
+
+    /// Streams an answer's body into a file, failures read like ``send(_:while:)``.
+    func download(_ request: HTTPRequest, to file: URL, while what: String) async throws -> HTTPResponse {
+        try await mappingFailures(while: what) { try await download(request, to: file) }
+    }
+
+    private func mappingFailures(while what: String, _ body: () async throws -> HTTPResponse) async throws -> HTTPResponse {
         do {
-            return try await send(request)
+            return try await body()
         } catch let error as TransportError {
             throw OfflineStoreError(transport: error, while: what)
         } catch let error as CancellationError {

@@ -21,7 +21,7 @@ enum RailsServer {
 
     /// The app's resources: customers (lock_version), orders (nested create under their
     /// customer, `customerId` association), products (ETag/If-Match, PUT, decimal price,
-    /// bare keys, Link-header paging by 2).
+    /// bare keys, Link-header paging by 2, an `image` blob route refusing files over 1 MiB with 413).
     static var resources: [String: RESTResource] {
         let customers = RESTResource(path: "/customers", wrapKey: "customer")
         var orders = RESTResource(path: "/orders", wrapKey: "order")
@@ -33,6 +33,9 @@ enum RailsServer {
         products.keyStyle = .identity
         products.codecs = ["price": .decimalString]
         products.pull.paging = .linkHeader(size: 2)
+        products.blobRoutes = ["image": RESTBlobRoute(path: "/products/{id}/image", partName: "image",
+                                                      urlField: "image_url", sha256Field: "image_sha256",
+                                                      metadataFields: ["image_filename", "image_size", "image_content_type"])]
         return ["customers": customers, "orders": orders, "products": products]
     }
 

@@ -4,6 +4,11 @@ Rails.application.routes.draw do
     resources :orders, only: [:index, :create]
   end
   resources :orders
-  resources :products
+  resources :products do
+    member do
+      post :image, action: :upload_image
+      get :image
+    end
+  end
   match '*unmatched', to: 'application#route_not_found', via: :all
 end

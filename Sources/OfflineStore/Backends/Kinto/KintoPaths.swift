@@ -53,17 +53,7 @@ struct KintoPaths: Sendable {
     /// Whether a URL the server handed us (Next-Page) points at the configured server.
     func isSameOrigin(_ url: URL) -> Bool {
         guard let own = URL(string: base) else { return false }
-        return own.scheme?.lowercased() == url.scheme?.lowercased()
-            && own.host?.lowercased() == url.host?.lowercased()
-            && (own.port ?? Self.defaultPort(own.scheme)) == (url.port ?? Self.defaultPort(url.scheme))
-    }
-
-    private static func defaultPort(_ scheme: String?) -> Int? {
-        switch scheme?.lowercased() {
-        case "http": 80
-        case "https": 443
-        default: nil
-        }
+        return own.hasSameOrigin(as: url)
     }
 
     /// Percent-encodes everything except ASCII letters, digits, `-` and `_`.

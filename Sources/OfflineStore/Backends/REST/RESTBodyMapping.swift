@@ -21,12 +21,13 @@ struct RESTBodyMapping: Sendable {
         }
     }
 
-    /// Remote fields that never go to the server.
+    /// Remote fields that never go to the server (blob routes' server fields included).
     var serverOwned: Set<String> {
         var owned = resource.neverSent
         owned.insert("id")
         if let v = resource.versionField { owned.insert(v) }
         if let t = resource.pull.tombstoneField { owned.insert(t) }
+        for route in resource.blobRoutes.values { owned.formUnion(route.serverFields) }
         return owned
     }
 

@@ -43,6 +43,9 @@ public struct RESTResource: Sendable {
     /// made it (`GET <path>?<parameter>=<key>`); a resent create asks it first and sends no
     /// POST when the record is there. Nil: resent creates rely on the idempotency header.
     public var createLookupParameter: String?
+    /// The upload route of each blob field, keyed by local field name (see ``RESTBlobRoute``);
+    /// empty: the resource has no blobs.
+    public var blobRoutes: [String: RESTBlobRoute] = [:]
 
     /// Describes a resource at `path` with Rails defaults: `.json` suffix, snake_case keys,
     /// PATCH, `lock_version` in the body, server-assigned ids, an `updated_since` feed.
