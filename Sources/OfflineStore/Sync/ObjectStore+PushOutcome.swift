@@ -46,7 +46,7 @@ extension ObjectStore {
 
     /// The server applied the entry: its answer becomes the persistent copy; a newer
     /// local edit made while the entry was in flight stays, rebased on the new version.
-    private func applied(record: JSONValue?, version: String?, sent: SentEntry, row: inout ObjectRow, db: Database) throws {
+    func applied(record: JSONValue?, version: String?, sent: SentEntry, row: inout ObjectRow, db: Database) throws {
         let entry = sent.entry
         try QueueTable.remove(db, seq: entry.seq)
         let remaining = try QueueTable.entries(db, collection: entry.collection, id: entry.objectID)

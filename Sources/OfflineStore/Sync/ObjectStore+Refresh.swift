@@ -112,6 +112,8 @@ extension ObjectStore {
             try row.save(db)
             return
         }
+        // Our own write whose answer was lost (ObjectStore+OwnWrites.swift) is no conflict.
+        if try applyAsOwnWrite(record, version: change.version, row: &row, in: db) { return }
         // A tombstone agrees with a local delete, and with a create that started from no
         // server copy (e.g. re-created after our own delete whose answer was lost): the
         // edit stays queued and nothing conflicts (the resent delete gets 404, the create

@@ -2,9 +2,10 @@ import Foundation
 import OfflineStore
 import Testing
 
-/// False conflicts found by `SyncKillTests`: a refresh that brings a tombstone marked as
-/// conflicted a local delete (both sides agree; fixed) and a local create made after our
-/// own delete whose answer was lost (still open: recorded as a known issue).
+/// False conflicts found by `SyncKillTests` and `FaultProxyTests`: a refresh that brings
+/// our own write whose answer was lost (a tombstone, or the payload we sent) settles that
+/// queue entry instead of conflicting with a later local edit; another client's copy
+/// still conflicts.
 @Suite struct TombstoneRefreshTests {
     @Test(arguments: BackendKind.allCases)
     func aTombstoneMeetingALocalDeleteIsNoConflict(_ kind: BackendKind) async throws {
@@ -32,22 +33,66 @@ import Testing
         server.loseNextPushResponse()
         await #expect(throws: SyncInterrupted.self) { _ = try await store.flush() }  // applied, answer lost
         _ = try await store.collection("todos").create(["id": "k", "a": 2])
-        _ = try await store.refresh()  // brings our own tombstone
+        let refreshed = try await store.refresh()  // brings our own tombstone: it settles the sent delete
+        #expect(refreshed.conflictsDetected == 0)
+        #expect(try store.collection("todos").object("k")?.state == .created)
         let report = try await store.sync()
-        // Known issue: the incoming tombstone is our own delete, but the re-created object's
-        // base is still the deleted copy, so the refresh reports a false conflict.
-        let conflicts = try store.conflicts()
-        withKnownIssue("a re-create after a delete whose answer was lost meets its own tombstone as a conflict") {
-            #expect(conflicts.isEmpty)
-            #expect(report.pending == 0 && report.failed == 0)
-        }
-        // The edit is never lost: it is the conflict's local copy, and keepLocal sends it.
-        if let conflict = try store.conflicts().first {
-            #expect(conflict.local?["a"] == 2)
-            try store.resolve("todos", id: "k", with: .keepLocal)
-            _ = try await store.sync()
-        }
+        #expect(try store.conflicts().isEmpty)
+        #expect(report.conflictsDetected == 0 && report.pending == 0 && report.failed == 0)
         #expect(try store.collection("todos").object("k")?.state == .synced)
         #expect(try await server.serverGet("todos", "k") == ["id": "k", "a": 2])
+    }
+
+    @Test(arguments: BackendKind.allCases)
+    func anEditAfterOurOwnCreateWhoseAnswerWasLostIsNoConflict(_ kind: BackendKind) async throws {
+        let server = try await Harness.make(kind)
+        let (store, dir) = try server.makeStore()
+        defer { try? store.close(); _ = dir }
+        _ = try await store.collection("todos").create(["id": "k", "a": 1])
+        server.loseNextPushResponse()
+        await #expect(throws: SyncInterrupted.self) { _ = try await store.flush() }  // applied, answer lost
+        _ = try await store.collection("todos").patch("k", ["a": 2])
+        let refreshed = try await store.refresh()  // brings our own create: it settles the sent create
+        #expect(refreshed.conflictsDetected == 0)
+        #expect(try store.collection("todos").object("k")?.state == .updated)
+        let report = try await store.sync()
+        #expect(try store.conflicts().isEmpty)
+        #expect(report.conflictsDetected == 0 && report.pending == 0 && report.failed == 0)
+        #expect(try await server.serverGet("todos", "k") == ["id": "k", "a": 2])
+    }
+
+    @Test(arguments: BackendKind.allCases)
+    func aDeleteAfterOurOwnCreateWhoseAnswerWasLostStaysDeleted(_ kind: BackendKind) async throws {
+        let server = try await Harness.make(kind)
+        let (store, dir) = try server.makeStore()
+        defer { try? store.close(); _ = dir }
+        _ = try await store.collection("todos").create(["id": "k", "a": 1])
+        server.loseNextPushResponse()
+        await #expect(throws: SyncInterrupted.self) { _ = try await store.flush() }  // applied, answer lost
+        try await store.collection("todos").destroy("k")
+        let refreshed = try await store.refresh()
+        #expect(refreshed.conflictsDetected == 0)
+        #expect(try store.collection("todos").object("k")?.state == .deleted)  // still to send, now on the server's version
+        let report = try await store.sync()
+        #expect(report.conflictsDetected == 0 && report.pending == 0 && report.failed == 0)
+        #expect(try store.collection("todos").object("k") == nil)
+        #expect(try await server.serverGet("todos", "k") == nil)
+    }
+
+    @Test(arguments: BackendKind.allCases)
+    func anotherClientsDifferentCopyStillConflicts(_ kind: BackendKind) async throws {
+        let server = try await Harness.make(kind)
+        let (store, dir) = try server.makeStore()
+        defer { try? store.close(); _ = dir }
+        _ = try await store.collection("todos").create(["id": "k", "a": 1])
+        _ = try await store.sync()
+        try await store.collection("todos").patch("k", ["a": 2])
+        server.loseNextPushResponse()
+        await #expect(throws: SyncInterrupted.self) { _ = try await store.flush() }  // applied, answer lost
+        try await server.serverPut("todos", "k", ["id": "k", "a": 3])  // another client writes after us
+        try await store.collection("todos").patch("k", ["a": 4])
+        let refreshed = try await store.refresh()
+        #expect(refreshed.conflictsDetected == 1)
+        #expect(try store.conflicts().first?.server == ["id": "k", "a": 3])
     }
 }
