@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """A fault-injecting HTTP proxy for the Reliability suites (stdlib only).
 
-Listens on 127.0.0.1 only, forwards each request to the upstream Kinto on a fresh
+Listens on 127.0.0.1 only, forwards each request to the upstream (Kinto, or the Rails test
+app, whose chunked answers it re-sends with a Content-Length) on a fresh
 connection (one request per connection, `Connection: close`) and, for a seeded random
 share of requests, injects one fault:
 
@@ -153,12 +154,30 @@ class Proxy:
         lines = head.decode("latin-1").split("\r\n")
         status = int(lines[0].split(" ")[1])
         rheaders = []
+        chunked = False
         for line in lines[1:]:
             name, _, value = line.partition(":")
-            if name.strip().lower() in ("connection", "transfer-encoding"):
+            if name.strip().lower() == "transfer-encoding":
+                chunked = "chunked" in value.lower()
+                continue
+            if name.strip().lower() == "connection":
                 continue
             rheaders.append((name.strip(), value.strip()))
-        return status, rheaders, rbody
+        return status, rheaders, self.dechunk(rbody) if chunked else rbody
+
+    @staticmethod
+    def dechunk(raw):
+        """The body of a `Transfer-Encoding: chunked` answer (Rails/puma sends those; the
+        proxy answers with Content-Length)."""
+        body = b""
+        while raw:
+            size_line, _, raw = raw.partition(b"\r\n")
+            size = int(size_line.split(b";")[0].strip() or b"0", 16)
+            if size == 0:
+                break
+            body += raw[:size]
+            raw = raw[size + 2:]
+        return body
 
     @staticmethod
     def send_head(writer, status, headers):

@@ -33,11 +33,12 @@ enum SyncStep: String, CaseIterable {
     }
 }
 
-/// Where and how the workload syncs: `--server URL --bucket NAME [--timeout SECONDS]`.
+/// Where and how the workload syncs: `--server URL --bucket NAME [--timeout SECONDS] [--backend kinto|rest]`.
 struct ServerOptions {
     var url: URL
     var bucket: String
     var timeout: Duration
+    var isREST: Bool
 
     /// Reads the options after the positional arguments; nil when there is no `--server`.
     init?(_ arguments: ArraySlice<String>) {
@@ -54,11 +55,21 @@ struct ServerOptions {
         self.url = url
         self.bucket = bucket
         timeout = .seconds(Double(options["timeout"] ?? "10") ?? 10)
+        guard ["kinto", "rest"].contains(options["backend"] ?? "kinto") else { fail("--backend is kinto or rest", status: 64) }
+        isREST = options["backend"] == "rest"
     }
 
-    /// A Kinto backend that logs its wire traffic.
-    func backend() -> KintoBackend {
-        KintoBackend(configuration: .init(serverURL: url, bucket: bucket,
+    /// How the items are stored on this server.
+    var layout: WorkloadLayout { isREST ? .rest(scope: bucket) : .kinto }
+
+    /// The backend (Kinto, or REST on the Rails test app's customers) that logs its wire traffic.
+    func backend() -> any Backend {
+        if isREST {
+            return RESTBackend(configuration: .init(baseURL: url, resources: ["customers": RESTResource(path: "/customers", wrapKey: "customer")],
+                                                    timeout: timeout),
+                               transport: WireLog(base: URLSessionTransport()))
+        }
+        return KintoBackend(configuration: .init(serverURL: url, bucket: bucket,
                                           auth: .basic(user: "alice", password: "secret"), timeout: timeout),
                      transport: WireLog(base: URLSessionTransport()))
     }

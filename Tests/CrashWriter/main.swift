@@ -1,7 +1,7 @@
 // crash-writer: makes edits to a store until it is killed, for ObjectStoreCrashTests.
 //
 // Usage: crash-writer <store-path> <seed> <first-value> [<max-edits>]
-//                     [--server URL --bucket NAME [--timeout SECONDS]]
+//                     [--server URL --bucket NAME [--timeout SECONDS] [--backend kinto|rest]]
 //
 // Opens (or creates) the store, registers the collection "items" and loops over
 // edits of the ids item-0 … item-11: create, patch, save (replace), destroy, and
@@ -22,6 +22,8 @@
 // Kinto in deferred write mode: between edits it runs, at seeded random points, a flush,
 // refresh or sync (see SyncStep.swift for its `step` lines), and every HTTP request is
 // announced with `wire` lines (WireLog.swift), so the parent can kill it inside a flush.
+// With --backend rest the server is the Rails test app and the items are customers in the
+// scope named by --bucket (WorkloadLayout.swift); ids are assigned by the server.
 // Exit status: 0 after max-edits edits, 1 when an
 // edit fails (the message goes to standard error), 64 for bad arguments.
 
@@ -62,10 +64,11 @@ do {
     var configuration = ObjectStore.Configuration()
     configuration.writeMode = .deferred
     let store = try ObjectStore(path: arguments[1], configuration: configuration, backend: server?.backend())
-    try store.register(CollectionDescriptor("items"))
-    let items = store.collection("items")
+    let layout = server?.layout ?? .kinto
+    try store.register(CollectionDescriptor(layout.collection))
+    let items = store.collection(layout.collection)
     var exists: [String: Bool] = [:]
-    for id in ids { exists[id] = try items.find(id) != nil }
+    for id in ids { exists[id] = try layout.localID(of: id, in: items) != nil }
     var random = SeededGenerator(state: seed)
     var steps = 0
 
@@ -98,18 +101,21 @@ do {
         say("intent " + description)
         switch op {
         case "create":
-            try await items.create(["id": .string(id), "counter": .int(value), "created": .int(value)])
+            try await items.create(.object(layout.object(id, counter: value, created: value)))
             exists[id] = true
         case "patch":
-            try await items.patch(id, ["counter": .int(value)])
+            try await items.patch(try layout.localID(of: id, in: items)!, layout.counterPatch(id, value: value, in: items))
         case "save":
-            try await items.save(["id": .string(id), "counter": .int(value), "created": .int(value)])
+            var object = layout.object(id, counter: value, created: value)
+            object["id"] = .string(try layout.localID(of: id, in: items)!)
+            try await items.save(.object(object))
         case "destroy":
-            try await items.destroy(id)
+            try await items.destroy(try layout.localID(of: id, in: items)!)
             exists[id] = false
         default:
+            let patches = try touched.map { (try layout.localID(of: $0, in: items)!, try layout.counterPatch($0, value: value, in: items)) }
             try await store.transaction { tx in
-                for id in touched { try tx.patch(id, ["counter": .int(value)], in: "items") }
+                for (localID, patch) in patches { try tx.patch(localID, patch, in: layout.collection) }
             }
         }
         say("ack " + description)

@@ -1,40 +1,56 @@
 import Foundation
 import Synchronization
 
-/// One store file per user (RhoConnect's user partition), so that a logout followed by a
-/// login as someone else never shows the first user's objects, queue or conflicts.
+/// One store file per user plus one for the app (RhoConnect's user, app and local
+/// partitions), so that a logout followed by a login as someone else never shows the first
+/// user's objects, queue or conflicts, while data shared by every user stays.
 ///
 /// ```swift
-/// let partitions = UserPartitions(directory: appSupport, collections: [CollectionDescriptor("todos")]) { session, user in
-///     KintoBackend(configuration: .init(serverURL: url, auth: .session(session)))
+/// let partitions = UserPartitions(
+///     directory: appSupport,
+///     collections: [CollectionDescriptor("todos"), CollectionDescriptor("catalog", partition: .app)],
+///     appBackend: { session in KintoBackend(configuration: .init(serverURL: url, bucket: "shared", auth: .session(session))) }
+/// ) { session, user in
+///     KintoBackend(configuration: .init(serverURL: url, bucket: "todos-\(user)", auth: .session(session)))
 /// }
 /// let store = try await partitions.login(.basic(user: "alice", password: "s3cret"))
-/// try await store.sync()
-/// try partitions.logout()             // alice's file stays, closed, for her next login
+/// try await store.sync()                   // alice's todos
+/// try await partitions.appStore().sync()   // the shared catalog, with alice's credentials
+/// try partitions.logout()                  // alice's file stays, closed; the catalog stays open
 /// ```
 ///
-/// A user's file is `user-<hex of the user name>.sqlite` in `directory`; credentials are
-/// never written. Local-only collections (``CollectionDescriptor/isLocalOnly``) are the
-/// local partition: kept per user, never sent.
+/// A user's file is `user-<hex of the user name>.sqlite` in `directory`, the app partition's
+/// is `app.sqlite`; credentials are never written. Each collection declares its
+/// ``CollectionPartition``: `.user` and `.local` collections are registered in the user's
+/// store, `.app` ones in the app store.
 public final class UserPartitions: Sendable {
     /// Where the users' store files live.
     public let directory: URL
     private let configuration: ObjectStore.Configuration
     private let descriptors: [CollectionDescriptor]
     private let makeBackend: @Sendable (AuthSession, String) -> any Backend
+    let makeAppBackend: (@Sendable (AuthSession) -> any Backend)?
+    let appSession = AuthSession()
     private let open = Mutex<(user: String, store: ObjectStore)?>(nil)
+    let app = Mutex<ObjectStore?>(nil)
 
-    /// Partitions in `directory`; `backend` builds each user's backend on their session (e.g. with a bucket per user).
+    /// Partitions in `directory`; `backend` builds each user's backend on their session (e.g.
+    /// with a bucket per user), `appBackend` the app partition's backend on a session that
+    /// carries whoever is signed in (required when a collection is in the `.app` partition).
     public init(directory: URL, configuration: ObjectStore.Configuration = ObjectStore.Configuration(),
-                collections: [CollectionDescriptor], backend: @escaping @Sendable (_ session: AuthSession, _ user: String) -> any Backend) {
+                collections: [CollectionDescriptor], appBackend: (@Sendable (_ session: AuthSession) -> any Backend)? = nil,
+                backend: @escaping @Sendable (_ session: AuthSession, _ user: String) -> any Backend) {
+        precondition(appBackend != nil || !collections.contains { $0.partition == .app },
+                     "collections in the app partition need an appBackend")
         self.directory = directory
         self.configuration = configuration
         self.descriptors = collections
         self.makeBackend = backend
+        self.makeAppBackend = appBackend
     }
 
     /// Signs in (the server validates the credentials) and opens that user's store,
-    /// closing the previous user's.
+    /// closing the previous user's; the app store's requests now carry these credentials.
     ///
     /// - Throws: ``OfflineStoreError`` `configuration` (credentials that name no user),
     ///   `unauthorized`, `offline`, `timeout`, `server` (nothing opened), or a storage error.
@@ -48,11 +64,13 @@ public final class UserPartitions: Sendable {
         let store = try ObjectStore(path: path(for: user), configuration: configuration, backend: backend)
         do {
             try await store.login(credentials)
-            for descriptor in descriptors { try store.register(descriptor) }
+            for descriptor in descriptors where descriptor.partition != .app { try store.register(descriptor) }
+            if makeAppBackend != nil { _ = try appStore() }
         } catch {
             try? store.close()
             throw error
         }
+        appSession.set(credentials)
         let previous = open.withLock { slot in
             defer { slot = (user, store) }
             return slot?.store
@@ -67,8 +85,15 @@ public final class UserPartitions: Sendable {
     public func logout() throws {
         guard let current = open.withLock({ slot in defer { slot = nil }; return slot }) else { return }
         current.store.logout()
+        appSession.set(nil)
         try current.store.close()
     }
+
+    /// The signed-in user's store, if any.
+    public var currentStore: ObjectStore? { open.withLock { $0?.store } }
+
+    var declaredCollections: [CollectionDescriptor] { descriptors }
+    var storeConfiguration: ObjectStore.Configuration { configuration }
 
     /// The signed-in user, if any.
     public var currentUser: String? { open.withLock { $0?.user } }

@@ -20,6 +20,9 @@ public struct CollectionDescriptor: Sendable {
     public var conflictPolicy: ConflictPolicy
     /// Fields that hold binary attachments (see ``BlobField``); empty by default.
     public var blobFields: [BlobField] = []
+    /// Whether the collection holds data shared by every user of the device (the app
+    /// partition; see ``partition``). Default false.
+    var isAppShared = false
 
     /// Describes a collection.
     public init(
