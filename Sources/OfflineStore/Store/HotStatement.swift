@@ -6,9 +6,10 @@ import GRDBSQLite
 ///
 /// GRDB's row API costs more than SQLite's own work there (callgrind: `StatementArguments`
 /// arrays of existentials, argument validation, a lowercased column-name dictionary per
-/// fetched `Row`, about 60 k instructions per edit). Reads step the statement directly;
-/// writes bind directly but still execute through GRDB (`Statement.execute()`), so its
-/// transaction observers, savepoint tracking and error mapping see them as before.
+/// fetched `Row`, about 60 k instructions per edit). Reads step the statement directly and
+/// register their region with GRDB (`registerAccess`), so a `ValueObservation` reading
+/// through them still tracks their tables; writes bind directly but still execute through
+/// GRDB (`Statement.execute()`), so its transaction observers see them as before.
 struct HotStatement {
     private let statement: Statement
     private var handle: SQLiteStatement { statement.sqliteStatement }
@@ -31,6 +32,10 @@ struct HotStatement {
             statement.setUncheckedArguments([])
         } else {
             sqlite3_clear_bindings(statement.sqliteStatement)
+            // A read stepped here bypasses GRDB, so a ValueObservation would not learn which
+            // tables it depends on: tell it (a no-op unless an observation is recording).
+            let statement = self.statement
+            try db.registerAccess(to: statement.databaseRegion)
         }
     }
 
