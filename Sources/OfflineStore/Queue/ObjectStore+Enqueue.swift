@@ -35,15 +35,18 @@ extension ObjectStore {
     }
 
     /// What coalescing needs of the object's last entry, read by column index: a full
-    /// ``QueueEntry`` (13 columns, names looked up, dates built) cost a sixth of a bulk edit.
+    /// ``QueueEntry`` (13 columns, names looked up, dates built) cost a sixth of a bulk edit;
+    /// ``HotStatement`` steps it without GRDB's `Row`.
     private static func lastEntry(_ db: Database, collection: String, id: String)
         throws -> (seq: Int64, kind: QueueEntry.Kind, state: QueueEntry.State, attempts: Int)? {
-        let statement = try db.cachedStatement(sql: """
+        let statement = try HotStatement.read(db, sql: """
             SELECT seq, kind, state, attempts FROM queue WHERE collection = ? AND object_id = ? ORDER BY seq DESC LIMIT 1
             """)
-        let cursor = try Row.fetchCursor(statement, arguments: [collection, id])
-        guard let row = try cursor.next() else { return nil }
-        let seq: Int64 = row[0], kindName: String = row[1], stateName: String = row[2], attempts: Int = row[3]
+        try statement.bind(1, collection)
+        try statement.bind(2, id)
+        guard let (seq, kindName, stateName, attempts) = try statement.first({ row in
+            (row.int(0), row.text(1) ?? "", row.text(2) ?? "", Int(row.int(3)))
+        }) else { return nil }
         guard let kind = QueueEntry.Kind(rawValue: kindName), let state = QueueEntry.State(rawValue: stateName) else {
             throw OfflineStoreError(.corrupted, "queue entry \(seq) has an unknown kind or state")
         }

@@ -43,12 +43,17 @@ enum QueueTable {
     @discardableResult
     static func append(_ db: Database, collection: String, id: String, kind: QueueEntry.Kind,
                        baseVersion: String?, now: Date) throws -> Int64 {
-        let statement = try db.cachedStatement(sql: """
+        let statement = try HotStatement.write(db, sql: """
             INSERT INTO queue(collection, object_id, kind, base_version, idempotency_key, state, created_at)
             VALUES (?, ?, ?, ?, ?, 'pending', ?)
             """)
-        try statement.execute(arguments: [collection, id, kind.rawValue, baseVersion,
-                                          UUID().uuidString.lowercased(), now.timeIntervalSince1970])
+        try statement.bind(1, collection)
+        try statement.bind(2, id)
+        try statement.bind(3, kind.rawValue)
+        try statement.bind(4, baseVersion)
+        try statement.bind(5, UUID().lowercaseString)
+        try statement.bind(6, now.timeIntervalSince1970)
+        try statement.execute()
         return db.lastInsertedRowID
     }
 

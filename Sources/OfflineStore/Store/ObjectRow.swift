@@ -91,22 +91,50 @@ struct ObjectRow: Sendable {
     }
 
     static func fetch(_ db: Database, collection: String, id: String) throws -> ObjectRow? {
-        let statement = try db.cachedStatement(sql: "SELECT \(columns) FROM objects WHERE collection = ? AND id = ?")
-        guard let row = try Row.fetchOne(statement, arguments: [collection, id]) else { return nil }
-        return try ObjectRow(row: row)
+        let statement = try HotStatement.read(db, sql: "SELECT \(columns) FROM objects WHERE collection = ? AND id = ?")
+        try statement.bind(1, collection)
+        try statement.bind(2, id)
+        return try statement.first { try ObjectRow(row: $0) }
+    }
+
+    /// Reads a row stepped by ``HotStatement`` (columns in the order of ``columns``).
+    private init(row: HotRow) throws {
+        guard let collection = row.text(0), let id = row.text(1), let stateName = row.text(8) else {
+            throw OfflineStoreError(.corrupted, "an object row has no collection, id or state")
+        }
+        self.collection = collection
+        self.id = id
+        persistent = try ObjectRow.decode(row.text(2), column: "persistent")
+        local = try ObjectRow.decode(row.text(3), column: "local")
+        dirty = row.int(4) != 0
+        base = try ObjectRow.decode(row.text(5), column: "base")
+        baseVersion = row.text(6)
+        serverVersion = row.text(7)
+        guard let s = SyncState(rawValue: stateName) else {
+            throw OfflineStoreError(.corrupted, "object \(id) has an unknown state '\(stateName)'")
+        }
+        state = s
+        localRev = row.int(9)
     }
 
     func save(_ db: Database) throws {
-        let statement = try db.cachedStatement(sql: """
+        let statement = try HotStatement.write(db, sql: """
             INSERT INTO objects(\(ObjectRow.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT(collection, id) DO UPDATE SET persistent = excluded.persistent, local = excluded.local,
             dirty = excluded.dirty, base = excluded.base, base_version = excluded.base_version,
             server_version = excluded.server_version, state = excluded.state, local_rev = excluded.local_rev
             """)
-        try statement.execute(arguments: [
-            collection, id, persistent?.serialized(), local?.serialized(), dirty, base?.serialized(),
-            baseVersion, serverVersion, state.rawValue, localRev,
-        ])
+        try statement.bind(1, collection)
+        try statement.bind(2, id)
+        try statement.bind(3, persistent?.serialized())
+        try statement.bind(4, local?.serialized())
+        try statement.bind(5, dirty ? 1 : 0 as Int64)
+        try statement.bind(6, base?.serialized())
+        try statement.bind(7, baseVersion)
+        try statement.bind(8, serverVersion)
+        try statement.bind(9, state.rawValue)
+        try statement.bind(10, localRev)
+        try statement.execute()
     }
 
     func delete(_ db: Database) throws {

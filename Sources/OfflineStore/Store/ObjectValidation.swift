@@ -26,7 +26,8 @@ enum ObjectValidation {
             throw OfflineStoreError(.invalidID, "the object's \"id\" field (\(given)) does not match its id '\(id)'")
         }
         try checkFinite(value)
-        members["id"] = .string(id)
+        // Setting an equal id would copy the whole dictionary (it is shared with `value`).
+        if members["id"] != .string(id) { members["id"] = .string(id) }
         return members
     }
 
@@ -36,7 +37,7 @@ enum ObjectValidation {
             throw OfflineStoreError(.invalidJSON, "an object must be a JSON object, got \(value.typeName)")
         }
         switch members["id"] {
-        case nil, .null?: return UUID().uuidString.lowercased()
+        case nil, .null?: return UUID().lowercaseString
         case .string(let s)?: return s
         case let other?: throw OfflineStoreError(.invalidID, "an object's \"id\" must be a string, got \(other.typeName)")
         }

@@ -61,7 +61,8 @@ enum FlushQueue {
     /// O(n) rows in all instead of the whole queue before every batch.
     static func nextBatch(_ db: Database, maxSize: Int, skipping skipped: Set<Int64>) throws -> [QueueEntry] {
         var candidates: [FlushPlan.Candidate] = []
-        var pageSize = max(64, maxSize * 4)
+        // A server may announce any batch limit (even Int.max): grow the page without overflowing.
+        var pageSize = max(64, maxSize.multipliedReportingOverflow(by: 4).overflow ? Int.max : maxSize * 4)
         var after = Int64.min
         while true {
             let page = try self.candidates(db, after: after, limit: pageSize)
@@ -69,7 +70,8 @@ enum FlushQueue {
             let plan = FlushPlan.plan(candidates, maxSize: maxSize, skipping: skipped)
             guard !plan.isDecided, page.count == pageSize, let last = page.last else { return plan.batch }
             after = last.entry.seq
-            pageSize *= 2  // a long held-back head costs O(n) per batch, as a whole read would
+            // A long held-back head costs O(n) per batch, as a whole read would.
+            pageSize = pageSize.multipliedReportingOverflow(by: 2).overflow ? Int.max : pageSize * 2
         }
     }
 

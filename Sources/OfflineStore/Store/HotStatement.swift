@@ -1,0 +1,100 @@
+import GRDB
+import GRDBSQLite
+
+/// Binds and steps a GRDB cached statement through the `sqlite3_*` API, for the few
+/// statements every edit and every pulled record runs.
+///
+/// GRDB's row API costs more than SQLite's own work there (callgrind: `StatementArguments`
+/// arrays of existentials, argument validation, a lowercased column-name dictionary per
+/// fetched `Row`, about 60 k instructions per edit). Reads step the statement directly and
+/// register their region with GRDB (`registerAccess`), so a `ValueObservation` reading
+/// through them still tracks their tables; writes bind directly but still execute through
+/// GRDB (`Statement.execute()`), so its transaction observers see them as before.
+struct HotStatement {
+    private let statement: Statement
+    private var handle: SQLiteStatement { statement.sqliteStatement }
+    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+    /// A cached write statement, to bind and run with ``execute()``.
+    static func write(_ db: Database, sql: String) throws -> HotStatement { try HotStatement(db, sql: sql, write: true) }
+
+    /// A cached read statement, to bind and step with ``first(_:)``.
+    static func read(_ db: Database, sql: String) throws -> HotStatement { try HotStatement(db, sql: sql, write: false) }
+
+    /// The connection's cached statement for `sql`, reset, with no bindings.
+    private init(_ db: Database, sql: String, write: Bool) throws {
+        statement = try db.cachedStatement(sql: sql)
+        // A failed earlier step makes the next reset report it; clear it before GRDB's own reset.
+        sqlite3_reset(statement.sqliteStatement)
+        if write {
+            // Marks GRDB's arguments as set (none), so that `execute()` keeps the bindings
+            // made below whatever an earlier user of the cached statement left behind.
+            statement.setUncheckedArguments([])
+        } else {
+            sqlite3_clear_bindings(statement.sqliteStatement)
+            // A read stepped here bypasses GRDB, so a ValueObservation would not learn which
+            // tables it depends on: tell it (a no-op unless an observation is recording).
+            let statement = self.statement
+            try db.registerAccess(to: statement.databaseRegion)
+        }
+    }
+
+    /// Binds text (or NULL) to the 1-based parameter `index`.
+    func bind(_ index: Int32, _ text: String?) throws {
+        guard let text else { return try check(sqlite3_bind_null(handle, index)) }
+        try check(sqlite3_bind_text(handle, index, text, -1, HotStatement.transient))
+    }
+
+    /// Binds an integer to the 1-based parameter `index`.
+    func bind(_ index: Int32, _ value: Int64) throws {
+        try check(sqlite3_bind_int64(handle, index, value))
+    }
+
+    /// Binds a real to the 1-based parameter `index`.
+    func bind(_ index: Int32, _ value: Double) throws {
+        try check(sqlite3_bind_double(handle, index, value))
+    }
+
+    /// Runs a write with the bound values through GRDB, which notifies its observers.
+    func execute() throws {
+        try statement.execute()
+    }
+
+    /// Steps a read once and gives its first row to `body`; nil when there is none.
+    /// The statement is reset afterwards, so it holds no read lock.
+    func first<T>(_ body: (HotRow) throws -> T) throws -> T? {
+        defer { sqlite3_reset(handle) }
+        switch sqlite3_step(handle) {
+        case SQLITE_ROW: return try body(HotRow(handle: handle))
+        case SQLITE_DONE: return nil
+        case let code: throw failure(code)
+        }
+    }
+
+    private func check(_ code: Int32) throws {
+        guard code == SQLITE_OK else { throw failure(code) }
+    }
+
+    private func failure(_ code: Int32) -> DatabaseError {
+        let message = sqlite3_errmsg(sqlite3_db_handle(handle)).map { String(cString: $0) }
+        return DatabaseError(resultCode: ResultCode(rawValue: code), message: message, sql: statement.sql)
+    }
+}
+
+/// The current row of a ``HotStatement`` read, by 0-based column index.
+struct HotRow {
+    fileprivate let handle: SQLiteStatement
+
+    /// Whether the column is NULL.
+    func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
+
+    /// The column as text; nil for NULL.
+    func text(_ column: Int32) -> String? {
+        guard let bytes = sqlite3_column_text(handle, column) else { return nil }
+        let count = Int(sqlite3_column_bytes(handle, column))
+        return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
+    }
+
+    /// The column as an integer (0 for NULL).
+    func int(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
+}
