@@ -46,6 +46,11 @@ public protocol Backend: Sendable {
     /// (default: none; see `Backend+Associations.swift`).
     func associations(of collection: String) -> [String: String]
 
+    /// Whether the server assigns the ids of the collection's new objects, so that a create's
+    /// answer may carry another id and the engine re-keys the object (default: false; see
+    /// `Backend+Associations.swift`).
+    func assignsIDs(in collection: String) -> Bool
+
     /// The session whose credentials the backend signs requests with, for login/logout;
     /// nil when its credentials are fixed. Default: nil (see `Auth/Backend+Auth.swift`).
     var authSession: AuthSession? { get }

@@ -17,6 +17,11 @@ extension ObjectStore {
         let entry = sent.entry
         guard entry.kind == .create, let newID = record?["id"]?.stringValue, newID != entry.objectID else { return sent }
         let collection = entry.collection
+        guard backend?.assignsIDs(in: collection) == true else {
+            // The client owns ids here: an answer naming another object must not move ours.
+            throw OfflineStoreError(.badResponse,
+                                    "the server answered the create of \(collection)/\(entry.objectID) with another id; the entry stays queued")
+        }
         let oldID = entry.objectID
         if let existing = try ObjectRow.fetch(db, collection: collection, id: newID) {
             // Pulled between the POST and its answer: the same server record, unless it was edited here.

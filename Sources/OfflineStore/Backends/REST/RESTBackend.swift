@@ -44,6 +44,12 @@ public final class RESTBackend: Backend, Sendable {
         configuration.resources[collection]?.associations ?? [:]
     }
 
+    /// True for resources whose ids the server assigns (``RESTResource/IDAssignment/server``).
+    public func assignsIDs(in collection: String) -> Bool {
+        if case .server = configuration.resources[collection]?.ids { return true }
+        return false
+    }
+
     /// Asks the API root: any answer but 401/403 or 5xx means reachable.
     ///
     /// - Throws: `offline`, `timeout`, `unauthorized`, `server`.
