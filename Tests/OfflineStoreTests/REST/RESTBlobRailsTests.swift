@@ -60,15 +60,12 @@ struct RESTBlobRailsTests {
             // A second client pulls (lazy: nothing downloaded), then reads identical bytes.
             let b = try Self.store(directory, "b.sqlite")
             defer { try? b.close() }
-            // Bug 6 (open, REST pull): in the full suite, where other tests made products first, the
-            // second client's Link-paged refresh misses this product; alone it passes. Recorded, not hidden.
-            await withKnownIssue("bug 6: REST Link-header paged refresh misses a product in the full suite", isIntermittent: true) {
-                let pulled = try await b.refresh()
-                #expect(pulled.blobsDownloaded == 0 && BlobTestSupport.files(of: b).isEmpty)
-                let url = try await b.collection("products").blobURL(id, field: "image")
-                #expect(try Data(contentsOf: url) == bytes)
-                #expect(try BlobTestSupport.sha256sum(url) == ref.sha256)
-            }
+            // Another client's refresh follows keyset Link pages of 2 while other tests write products.
+            let pulled = try await b.refresh()
+            #expect(pulled.blobsDownloaded == 0 && BlobTestSupport.files(of: b).isEmpty)
+            let url = try await b.collection("products").blobURL(id, field: "image")
+            #expect(try Data(contentsOf: url) == bytes)
+            #expect(try BlobTestSupport.sha256sum(url) == ref.sha256)
 
             // An edit after the upload does not send the server's image fields, and keeps them.
             try await a.collection("products").patch(id, ["price": 14.0])

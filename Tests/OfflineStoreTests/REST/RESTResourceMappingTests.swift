@@ -124,4 +124,25 @@ struct RESTResourceMappingTests {
         #expect(transport.sent[0].url.query == "updated_since=2023-12-31T00:00:00.5%2B01:00&page=1&per_page=2")
         #expect(transport.sent[1].url.query?.contains("page=2") == true)
     }
+
+    @Test func cursorPagesStartBelowTheHighestMarkSoTiesAreReadAgain() async throws {
+        var resource = RESTResource(path: "/customers")
+        resource.pull.paging = .cursor(size: 3)
+        func row(_ id: Int, _ mark: String) -> JSONValue {
+            ["id": .int(Int64(id)), "lock_version": 0, "deleted_at": .null, "updated_at": .string(mark)]
+        }
+        let (backend, transport) = backend([
+            ScriptedTransport.json(200, [row(1, "t1"), row(2, "t2"), row(3, "t2")]),
+            ScriptedTransport.json(200, [row(2, "t2"), row(3, "t2"), row(4, "t2")]),
+            ScriptedTransport.json(200, [row(5, "t3")]),
+        ], resources: ["customers": resource])
+        let first = try await backend.pull(collection: "customers", since: nil, continuing: nil)
+        #expect(first.cursor == "t1", "stored only as far as every record is surely read")
+        let second = try await backend.pull(collection: "customers", since: nil, continuing: first.next)
+        #expect(second.cursor == "t2", "a page of one mark moves past it")
+        let third = try await backend.pull(collection: "customers", since: nil, continuing: second.next)
+        #expect(third.next == nil && third.cursor == "t3" && third.changes.map(\.id) == ["5"])
+        #expect(transport.sent.map { $0.url.query ?? "" } == ["per_page=3", "updated_since=t1&per_page=3", "updated_since=t2&per_page=3"])
+        #expect(RESTBackend.resumeMark([]) == nil && RESTBackend.resumeMark(["b", "a", "b"]) == "a")
+    }
 }

@@ -7,8 +7,9 @@ extension RESTBackend {
     /// Records whose tombstone field (`deleted_at`) is set become tombstones. A record's
     /// version is its version field (`lock_version`). The page's cursor is the highest
     /// cursor field (`updated_at`) on it, compared as text, so the server must write it in
-    /// one fixed format (Rails: ISO 8601 with microseconds). Within a page, the last change
-    /// of an id wins.
+    /// one fixed format (Rails: ISO 8601 with microseconds); under `.cursor` paging a full
+    /// page's cursor is the mark the next page starts from (see ``RESTResource/Paging``).
+    /// Within a page, the last change of an id wins.
     ///
     /// - Throws: ``OfflineStoreError``: `configuration` (no resource), `badResponse` (not a
     ///   JSON list of records with ids and versions), `server`/`unauthorized` for error
@@ -30,7 +31,8 @@ extension RESTBackend {
             switch feed.paging {
             case .pageNumber(let name, let size, let count):
                 query += [URLQueryItem(name: name, value: "1"), URLQueryItem(name: size, value: String(count))]
-            case .linkHeader(let size, let count): query.append(URLQueryItem(name: size, value: String(count)))
+            case .linkHeader(let size, let count), .cursor(let size, let count):
+                query.append(URLQueryItem(name: size, value: String(count)))
             case .none: break
             }
             pageURL = try url(RESTRoutes(resource: resource).listPath, query: query)
@@ -45,26 +47,40 @@ extension RESTBackend {
         let mapping = RESTBodyMapping(resource: resource)
         var changes: [RemoteChange] = []
         var position: [String: Int] = [:]
-        var newest: String?
+        var marks: [String] = []
         for item in list {
             let local = try mapping.localRecord(item, what: what)
             guard let version = mapping.version(of: item) ?? item[feed.cursorField]?.stringValue else {
                 throw OfflineStoreError(.badResponse, "\(what): record \(local.id) has no version field", body: item.serialized())
             }
-            if let mark = item[feed.cursorField]?.stringValue, newest.map({ mark > $0 }) ?? true { newest = mark }
+            if let mark = item[feed.cursorField]?.stringValue { marks.append(mark) }
             let change = RemoteChange(id: local.id, record: mapping.isTombstone(item) ? nil : local.object, version: version)
             if let at = position[local.id] { changes[at] = change } else {
                 position[local.id] = changes.count
                 changes.append(change)
             }
         }
+        let newest = marks.max()
+        if case .cursor(let sizeParameter, let size) = feed.paging, list.count >= size, let resume = Self.resumeMark(marks) {
+            let query = [URLQueryItem(name: feed.cursorParameter, value: resume), URLQueryItem(name: sizeParameter, value: String(size))]
+            let next = try url(RESTRoutes(resource: resource).listPath, query: query)
+            return PullPage(changes: changes, cursor: resume, next: PullContinuation(token: next.absoluteString))
+        }
         return PullPage(changes: changes, cursor: newest, next: try next(after: reply, url: pageURL, page: page,
                                                                           count: list.count, resource: resource))
     }
 
+    /// Where the page after a full keyset page starts (pure): the second-highest distinct mark,
+    /// so records sharing the highest one are read again instead of skipped; the highest when
+    /// the whole page has one mark (the only way forward).
+    static func resumeMark(_ marks: [String]) -> String? {
+        guard let highest = marks.max() else { return nil }
+        return marks.filter { $0 < highest }.max() ?? highest
+    }
+
     private func next(after reply: RESTReply, url: URL, page: Int, count: Int, resource: RESTResource) throws -> PullContinuation? {
         switch resource.pull.paging {
-        case .none: return nil
+        case .none, .cursor: return nil
         case .linkHeader: return reply.nextLink.map { PullContinuation(token: $0.absoluteString) }
         case .pageNumber(let name, _, let size):
             guard count >= size, var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return nil }

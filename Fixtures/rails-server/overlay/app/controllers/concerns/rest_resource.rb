@@ -1,4 +1,5 @@
-# The actions every resource of the test server shares: a paged updated_since feed with
+# The actions every resource of the test server shares: a paged updated_since feed (page
+# numbers, or keyset Link headers when no page is asked for) with
 # tombstones, strong ETags from lock_version, an If-Match check (412 with the current
 # record), soft delete, and creates that honour an Idempotency-Key (and an index that
 # finds a record by the key that created it: ?idempotency_key=).
@@ -9,7 +10,7 @@
 # in that order (ApplicationController callbacks would run before set_record).
 module RestResource
   extend ActiveSupport::Concern
-  MAX_PER_PAGE = 500
+  MAX_PER_PAGE = 10_000
 
   def index
     scope = index_scope
@@ -20,7 +21,13 @@ module RestResource
     if params[:updated_since].present?
       since = Time.iso8601(params[:updated_since]) rescue nil
       return render(json: { error: "bad request", message: "updated_since is not ISO 8601" }, status: :bad_request) unless since
-      scope = scope.updated_since(since)
+      scope = if params[:after_id].present?
+        # Keyset continuation (the Link header's): after (since, after_id) in feed order.
+        t = model.arel_table
+        scope.where(t[:updated_at].gt(since).or(t[:updated_at].eq(since).and(t[:id].gt(params[:after_id].to_i))))
+      else
+        scope.updated_since(since)
+      end
     else
       scope = scope.live
     end
@@ -29,7 +36,14 @@ module RestResource
     rows = scope.in_feed_order.offset((page - 1) * per_page).limit(per_page + 1).to_a
     if rows.size > per_page
       rows = rows.first(per_page)
-      next_query = request.query_parameters.merge("page" => page + 1, "per_page" => per_page)
+      # Page-number requests get the next page number; others a keyset link that starts
+      # after the last row, so rows changed meanwhile cannot shift the next page.
+      next_query = if params[:page].present?
+        request.query_parameters.merge("page" => page + 1, "per_page" => per_page)
+      else
+        request.query_parameters.except("page").merge("updated_since" => rows.last.updated_at.utc.iso8601(6),
+                                                      "after_id" => rows.last.id, "per_page" => per_page)
+      end
       response.set_header("Link", %(<#{request.base_url}#{request.path}?#{next_query.to_query}>; rel="next"))
     end
     render json: rows
