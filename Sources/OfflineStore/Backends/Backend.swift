@@ -93,6 +93,11 @@ public struct PushOperation: Sendable, Hashable {
 public enum PushOutcome: Sendable, Hashable {
     /// 2xx: the server's copy after the write (nil after a delete) and its version.
     case applied(record: JSONValue?, version: String?)
+    /// A resent create whose record the server made and has deleted since (an
+    /// idempotency-key replay or lookup naming a soft-deleted record): its last copy and
+    /// version. The engine moves the object to the record's id, then applies the deletion
+    /// as a pulled tombstone: removed without later local edits, a conflict with them.
+    case createdThenDeleted(record: JSONValue, version: String?)
     /// 409/412: the server holds another version; its copy (nil if deleted) and version.
     case conflict(server: JSONValue?, version: String?)
     /// 4xx other than auth and conflicts: the server refused the operation.

@@ -13,9 +13,16 @@ extension ObjectStore {
         }
         switch outcome {
         case .applied(let record, let version):
-            let sent = try rekeyIfServerAssigned(record, sent: sent, row: &row, in: db)
-            try applied(record: record, version: version, sent: sent, row: &row, db: db)
+            if let sent = try rekeyIfServerAssigned(record, sent: sent, row: &row, in: db) {
+                try applied(record: record, version: version, sent: sent, row: &row, db: db)
+            }
             report.pushed += 1
+        case .createdThenDeleted(let record, let version):
+            report.pushed += 1
+            // Merged into a pulled copy: that copy meets the deletion with its own writes.
+            guard let sent = try rekeyIfServerAssigned(record, sent: sent, row: &row, in: db) else { break }
+            try applied(record: record, version: version, sent: sent, row: &row, db: db)
+            try applyServerDeletion(of: sent.entry, version: version, policy: policy, report: &report, in: db)
         case .conflict(let server, let version):
             // A retried write the server already applied comes back as a conflict whose
             // server copy is what we sent: it was our own write.
@@ -42,6 +49,25 @@ extension ObjectStore {
             return error
         }
         return nil
+    }
+
+    /// The server deleted an object whose create it had applied: as a pulled tombstone, the
+    /// object goes when nothing local is pending, else the collection's policy settles the
+    /// conflict between the local edit and the deletion.
+    private func applyServerDeletion(of entry: QueueEntry, version: String?, policy: ConflictPolicy,
+                                     report: inout SyncReport, in db: Database) throws {
+        guard var row = try ObjectRow.fetch(db, collection: entry.collection, id: entry.objectID) else { return }
+        row.persistent = nil
+        row.serverVersion = version
+        guard row.dirty || row.state == .conflicted || row.state == .failed else {
+            try row.delete(db)
+            return
+        }
+        if row.local == nil {
+            try row.save(db)  // deleted here too: the queued delete meets a 404, which is success
+            return
+        }
+        report.count(try settleConflict(db, row: row, policy: policy))
     }
 
     /// The server applied the entry: its answer becomes the persistent copy; a newer

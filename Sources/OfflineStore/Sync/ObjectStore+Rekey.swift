@@ -11,9 +11,14 @@ extension ObjectStore {
     /// objects that holds the temporary id, in all their copies and queued payloads. The
     /// mapping is kept, so ``serverID(for:in:)`` answers the new id for the old one.
     ///
-    /// - Returns: the sent entry under the server's id (unchanged when nothing moved).
+    /// A refresh may have pulled the record already (the create's first answer was lost). An
+    /// unedited pulled copy is replaced; an edited one absorbs the temporary object
+    /// (``mergeCreate(_:answer:temporary:into:in:)``) and nothing is left to apply.
+    ///
+    /// - Returns: the sent entry under the server's id (unchanged when nothing moved); nil
+    ///   when the create was merged into the pulled copy.
     func rekeyIfServerAssigned(_ record: JSONValue?, sent: SentEntry, row: inout ObjectRow,
-                               in db: Database) throws -> SentEntry {
+                               in db: Database) throws -> SentEntry? {
         let entry = sent.entry
         guard entry.kind == .create, let newID = record?["id"]?.stringValue, newID != entry.objectID else { return sent }
         let collection = entry.collection
@@ -24,9 +29,11 @@ extension ObjectStore {
         }
         let oldID = entry.objectID
         if let existing = try ObjectRow.fetch(db, collection: collection, id: newID) {
-            // Pulled between the POST and its answer: the same server record, unless it was edited here.
-            guard !existing.dirty else {
-                throw OfflineStoreError(.corrupted, "\(collection)/\(oldID) was assigned id \(newID), which a locally edited object already has")
+            // Pulled between the POST and its answer: the same server record.
+            let queued = try QueueTable.latest(db, collection: collection, id: newID) != nil
+            if existing.dirty || queued {
+                try mergeCreate(sent, answer: record, temporary: row, into: existing, in: db)
+                return nil
             }
             try existing.delete(db)
         }

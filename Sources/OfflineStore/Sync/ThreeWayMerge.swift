@@ -19,3 +19,18 @@ enum ThreeWayMerge {
         return .object(merged)
     }
 }
+
+extension ThreeWayMerge {
+    /// As ``merge(base:local:server:)``, but a field changed on both sides takes
+    /// `preferred`'s value instead of failing; a side that is not an object yields `preferred`.
+    static func merge(base: JSONValue?, preferred: JSONValue, other: JSONValue) -> JSONValue {
+        guard let mine = preferred.objectValue, let theirs = other.objectValue else { return preferred }
+        let base = base?.objectValue ?? [:]
+        var merged: [String: JSONValue] = [:]
+        for key in Set(base.keys).union(mine.keys).union(theirs.keys) {
+            let b = base[key], p = mine[key], o = theirs[key]
+            if let value = (p == b && o != b) ? o : p { merged[key] = value }
+        }
+        return .object(merged)
+    }
+}

@@ -176,7 +176,7 @@ struct RESTBackendRailsTests {
             #expect(report.pushed == 1)
             #expect(wire.writeCount == 2)
             let realID = try store.serverID(for: temporary, in: "customers")
-            let all = try await RailsServer.request("GET", "/customers.json?per_page=500")
+            let all = try await RailsServer.request("GET", "/customers.json?per_page=\(RailsServer.maxPerPage)")
             let named = try #require(all.json?.arrayValue).filter { $0["name"] == .string(name) }
             #expect(named.count == 1)
             #expect(named.first?["id"]?.intValue.map(String.init) == realID)

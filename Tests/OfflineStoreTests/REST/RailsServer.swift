@@ -62,6 +62,9 @@ enum RailsServer {
         return (response.status, response.body.isEmpty ? nil : try JSONValue(parsing: response.body))
     }
 
+    /// The largest page the test app serves (`MAX_PER_PAGE`): one request lists a whole table in tests.
+    static let maxPerPage = 10_000
+
     /// A name no other test uses.
     static func uniqueName(_ prefix: String) -> String {
         prefix + "-" + String(UInt64.random(in: .min ... .max), radix: 36)

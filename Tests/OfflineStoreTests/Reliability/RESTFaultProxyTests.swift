@@ -17,15 +17,9 @@ struct RESTFaultProxyTests {
         ProcessInfo.processInfo.environment["RELIABILITY_REST_FAULT_KINDS"] == "all" ? FaultProxyTests.kinds : quickKinds
     }
 
-    /// Bug 5 of Docs/Reliability.md (a pulled copy of an unanswered create blocks its re-key)
-    /// can strike under load, and its after-effects (an item's edits on the other copy, a
-    /// deleted copy whose twin stays) are not told apart from other losses, so the whole
-    /// test runs as an intermittent known issue until bug 5 is fixed; the rows still print,
-    /// and `scripts/torture` fails on any non-zero lost/duplicated/missed row.
     @Test("faults between the store and Rails lose and duplicate nothing", arguments: kinds)
     func faultsLoseNothing(kind: String) async throws {
-        try await withKnownIssue("REST: a pulled copy of an unanswered create, edited locally, blocks its re-key (bug 5)",
-                                 isIntermittent: true) { try await runs(kind: kind) }
+        try await runs(kind: kind)
     }
 
     func runs(kind: String) async throws {

@@ -17,12 +17,8 @@ import Darwin
 /// `RELIABILITY_REST_KILLS` sets the number of kill points (20 by default).
 @Suite("Sync workload across kill -9 (real Rails, REST backend)", .serialized)
 struct RESTSyncKillTests {
-    /// Known issue (Docs/Reliability.md, bug 5): a kill after Rails applied a create lets a
-    /// refresh pull that record as a second object; when the workload edits that copy, the
-    /// resent create's re-key fails with `corrupted` and the queue is stuck.
     @Test func acknowledgedEditsSurviveKillsInsideRESTFlushes() async throws {
-        try await withKnownIssue("REST: a pulled copy of an unanswered create, edited locally, blocks its re-key (bug 5)",
-                                 isIntermittent: true) { try await killRuns() }
+        try await killRuns()
     }
 
     func killRuns() async throws {

@@ -6,7 +6,8 @@ extension RESTBackend {
     /// deletes `DELETE` to the member route, with `If-Match` or the version field.
     ///
     /// Per operation: 2xx → `applied` with the server's record (a create's answer carries the
-    /// server-assigned id, and the engine re-keys the object); an empty 2xx answer to an update
+    /// server-assigned id, and the engine re-keys the object), or `createdThenDeleted` when a
+    /// create's answer (a replay) is a soft-deleted record; an empty 2xx answer to an update
     /// is followed by a GET; DELETE 404 → `applied`; update 404 → `conflict` (deleted on the
     /// server); 409/412 → `conflict` with the server copy (from the body, else a GET), or
     /// `applied` when that copy already holds every sent field (a resent write); 422 and other
@@ -55,7 +56,11 @@ extension RESTBackend {
             }
             let answer = try record(in: reply.requireJSON(what), resource: resource, what: what)
             let local = try mapping.localRecord(answer, what: what)
-            return .applied(record: local.object, version: version(of: answer, reply: reply, resource: resource))
+            let version = version(of: answer, reply: reply, resource: resource)
+            if operation.kind == .create, mapping.isTombstone(answer) {
+                return .createdThenDeleted(record: local.object, version: version)  // a replay of a since-deleted record
+            }
+            return .applied(record: local.object, version: version)
         case 401, 403:
             throw reply.error(what)
         case 404 where operation.kind == .delete:
@@ -167,7 +172,10 @@ extension RESTBackend {
         guard reply.isSuccess else { return nil }
         let json = try reply.requireJSON(what)
         guard let found = (resource.pull.listKey.map { json[$0] } ?? json)?.arrayValue?.first else { return nil }
-        let local = try RESTBodyMapping(resource: resource).localRecord(found, what: what)
-        return .applied(record: local.object, version: version(of: found, reply: nil, resource: resource))
+        let mapping = RESTBodyMapping(resource: resource)
+        let local = try mapping.localRecord(found, what: what)
+        let version = version(of: found, reply: nil, resource: resource)
+        return mapping.isTombstone(found) ? .createdThenDeleted(record: local.object, version: version)
+            : .applied(record: local.object, version: version)
     }
 }

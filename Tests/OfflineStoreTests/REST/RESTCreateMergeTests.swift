@@ -1,0 +1,154 @@
+import Foundation
+import Testing
+@testable import OfflineStore
+
+/// A create whose answer was lost: edits made before the resend (Rails replays the first
+/// create), and a refresh that pulled the record it made under the server's id with edits
+/// on either copy (bug 5 of Docs/Reliability.md). The resent create's answer folds the
+/// temporary object into the pulled one, and no edit is lost.
+@Suite("REST: creates whose answer was lost")
+struct RESTCreateMergeTests {
+    let collections = [CollectionDescriptor("customers"), CollectionDescriptor("orders"), CollectionDescriptor("products")]
+    let deferred = ObjectStore.Configuration.with { $0.writeMode = .deferred }
+
+    /// Creates a customer offline, loses the create's answer, refreshes; returns the
+    /// temporary id and the id of the pulled copy.
+    func twoCopies(_ store: ObjectStore, wire: WireFaultTransport, name: String) async throws -> (temporary: String, pulled: String) {
+        let created = try await store.collection("customers").create(["name": .string(name), "email": "a@x.invalid"])
+        let temporary = try #require(created["id"]?.stringValue)
+        wire.inject(.lostResponse)
+        await #expect(throws: SyncInterrupted.self) { try await store.flush() }
+        try await store.refresh(collections: ["customers"])
+        let copies = try store.collection("customers").findAll().filter { $0["name"] == .string(name) }
+        let ids = Set(copies.compactMap { $0["id"]?.stringValue })
+        #expect(ids.count == 2 && ids.contains(temporary), "the refresh shows the pulled copy next to the temporary one")
+        return (temporary, try #require(ids.first { $0 != temporary }))
+    }
+
+    /// The server's records named `name`.
+    func serverRecords(named name: String) async throws -> [JSONValue] {
+        let all = try await RailsServer.request("GET", "/customers.json?per_page=\(RailsServer.maxPerPage)&updated_since=2000-01-01T00:00:00Z")
+        return try #require(all.json?.arrayValue).filter { $0["name"] == .string(name) && $0["deleted_at"] == .null }
+    }
+
+    @Test func anEditOfThePulledCopyIsKeptAndTheQueueMovesOn() async throws {
+        let wire = RailsServer.wire()
+        try await withTemporaryStore(configuration: deferred, backend: try RailsServer.backend(transport: wire),
+                                     collections: collections) { store in
+            let name = RailsServer.uniqueName("merge")
+            let (temporary, pulled) = try await twoCopies(store, wire: wire, name: name)
+            try await store.collection("customers").patch(pulled, ["email": "edited@x.invalid"])
+
+            let first = try await store.flush()
+            #expect(first.pushed >= 1 && first.failed == 0, "the resent create no longer stops the flush")
+            #expect(try store.serverID(for: temporary, in: "customers") == pulled)
+            #expect(try store.collection("customers").object(temporary) == nil, "one object, under the server's id")
+            #expect(try store.collection("customers").find(pulled)?["email"] == "edited@x.invalid")
+            _ = try await store.flush()
+
+            #expect(try store.queueCount() == 0)
+            let server = try await serverRecords(named: name)
+            #expect(server.count == 1 && server.first?["email"] == "edited@x.invalid")
+        }
+    }
+
+    @Test func editsOfBothCopiesAreMergedAndTheLaterEditWinsAClash() async throws {
+        let wire = RailsServer.wire()
+        try await withTemporaryStore(configuration: deferred, backend: try RailsServer.backend(transport: wire),
+                                     collections: collections) { store in
+            let name = RailsServer.uniqueName("merge")
+            let (temporary, pulled) = try await twoCopies(store, wire: wire, name: name)
+            let customers = store.collection("customers")
+            try await customers.patch(temporary, ["email": "first@x.invalid", "name": .string(name + " renamed")])
+            try await customers.patch(pulled, ["email": "later@x.invalid"])
+
+            _ = try await store.flush()
+            _ = try await store.flush()
+
+            #expect(try store.queueCount() == 0 && store.conflicts().isEmpty)
+            #expect(try customers.object(temporary) == nil)
+            let merged = try #require(try customers.find(pulled))
+            #expect(merged["name"] == .string(name + " renamed"), "a field only the temporary copy changed")
+            #expect(merged["email"] == "later@x.invalid", "both changed it: the later edit wins")
+            let server = try await serverRecords(named: name + " renamed")
+            #expect(server.count == 1 && server.first?["email"] == "later@x.invalid")
+            #expect(server.first?["id"]?.intValue.map(String.init) == pulled)
+        }
+    }
+
+    @Test func anEditMadeWhileTheCreatesAnswerWasLostReachesTheServer() async throws {
+        let wire = RailsServer.wire()
+        try await withTemporaryStore(configuration: deferred, backend: try RailsServer.backend(transport: wire),
+                                     collections: collections) { store in
+            let name = RailsServer.uniqueName("replay")
+            let created = try await store.collection("customers").create(["name": .string(name), "email": "a@x.invalid"])
+            let temporary = try #require(created["id"]?.stringValue)
+            wire.inject(.lostResponse)
+            await #expect(throws: SyncInterrupted.self) { try await store.flush() }
+            try await store.collection("customers").patch(temporary, ["email": "edited@x.invalid"])
+
+            // Rails replays the first create (Idempotency-Key): the edit is queued again and sent, not dropped.
+            let report = try await store.flush()
+
+            #expect(report.pushed == 2, "the replayed create, then the edit as an update")
+            let id = try store.serverID(for: temporary, in: "customers")
+            #expect(try store.collection("customers").find(id)?["email"] == "edited@x.invalid")
+            #expect(try store.queueCount() == 0)
+            let server = try await serverRecords(named: name)
+            #expect(server.count == 1 && server.first?["email"] == "edited@x.invalid")
+        }
+    }
+
+    /// Creates a customer whose create's answer is lost, then deletes its record as another
+    /// client would, before the store learns the id; returns the temporary and server ids.
+    func lostCreateDeletedElsewhere(_ store: ObjectStore, wire: WireFaultTransport) async throws -> (temporary: String, id: String) {
+        let name = RailsServer.uniqueName("gone")
+        let created = try await store.collection("customers").create(["name": .string(name)])
+        let temporary = try #require(created["id"]?.stringValue)
+        wire.inject(.lostResponse)
+        await #expect(throws: SyncInterrupted.self) { try await store.flush() }
+        let all = try await RailsServer.request("GET", "/customers.json?per_page=\(RailsServer.maxPerPage)")
+        let record = try #require(all.json?.arrayValue?.first { $0["name"] == .string(name) })
+        let id = try #require(record["id"]?.intValue.map(String.init))
+        #expect(try await RailsServer.request("DELETE", "/customers/\(id).json").status == 204)
+        return (temporary, id)
+    }
+
+    @Test(arguments: [false, true])
+    func aCreateWhoseRecordWasDeletedMeanwhileIsRemovedOrConflicts(editedSince: Bool) async throws {
+        let wire = RailsServer.wire()
+        try await withTemporaryStore(configuration: deferred, backend: try RailsServer.backend(transport: wire),
+                                     collections: collections) { store in
+            let customers = store.collection("customers")
+            let (temporary, id) = try await lostCreateDeletedElsewhere(store, wire: wire)
+            if editedSince { try await customers.patch(temporary, ["email": "kept@x.invalid"]) }
+
+            let report = try await store.flush()  // Rails replays the create: a soft-deleted record
+
+            #expect(try store.serverID(for: temporary, in: "customers") == id)
+            if editedSince {
+                let conflict = try #require(try store.conflicts().first)
+                #expect(report.conflictsDetected == 1)
+                #expect(conflict.id == id && conflict.server == nil && conflict.local?["email"] == "kept@x.invalid",
+                        "the edit meets the deletion as a conflict, both copies kept")
+            } else {
+                #expect(report.pushed == 1 && report.conflictsDetected == 0)
+                #expect(try customers.object(temporary) == nil && customers.object(id) == nil, "the deletion applies")
+                #expect(try store.queueCount() == 0)
+            }
+        }
+    }
+
+    @Test func mergedCopyRules() {
+        let base: JSONValue = ["id": "7", "a": 1, "b": 1]
+        let temporary: JSONValue = ["id": "7", "a": 2, "b": 1, "c": 3]
+        let pulled: JSONValue = ["id": "7", "a": 9, "b": 5]
+        #expect(ObjectStore.mergedCopy(base: base, temporary: temporary, pulled: pulled, temporaryIsLater: true)
+                == ["id": "7", "a": 2, "b": 5, "c": 3])
+        #expect(ObjectStore.mergedCopy(base: base, temporary: temporary, pulled: pulled, temporaryIsLater: false)
+                == ["id": "7", "a": 9, "b": 5, "c": 3])
+        #expect(ObjectStore.mergedCopy(base: base, temporary: nil, pulled: pulled, temporaryIsLater: true) == nil,
+                "a later delete deletes")
+        #expect(ObjectStore.mergedCopy(base: base, temporary: nil, pulled: pulled, temporaryIsLater: false) == pulled)
+    }
+}
