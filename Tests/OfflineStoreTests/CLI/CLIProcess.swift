@@ -117,6 +117,9 @@ final class LineBuffer: Sendable {
 ///
 /// Pipes are read on threads of their own (reads block), so tests never block the
 /// cooperative pool; a watchdog kills a process that outlives `timeout` and the run fails.
+/// The default (90 s) stays above the CLI's own request timeout (30 s) plus a retry, so a
+/// loaded CI machine's slow Kinto is not mistaken for a hang (a 20 s watchdog killed a
+/// `sync` in CI while 50 kill -9 runs and the fault proxies shared both cores).
 final class CLIProcess: @unchecked Sendable {
     // @unchecked: `process` is configured and started in `init` before anything else sees
     // it, and afterwards only read (`processIdentifier`); other state is in Mutexes.
@@ -137,7 +140,7 @@ final class CLIProcess: @unchecked Sendable {
         let description: String
     }
 
-    init(_ arguments: [String], environment: [String: String], directory: URL, timeout: Duration = .seconds(20)) throws {
+    init(_ arguments: [String], environment: [String: String], directory: URL, timeout: Duration = .seconds(90)) throws {
         self.arguments = arguments
         let outPipe = Pipe(), errPipe = Pipe()
         process.executableURL = try CLIBinary.url()

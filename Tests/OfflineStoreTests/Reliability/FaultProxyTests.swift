@@ -27,7 +27,7 @@ struct FaultProxyTests {
         var tally = ReliabilityTally(scenario: "proxy fault: \(kind)")
 
         try await withTemporaryDirectory { directory in
-            let check = WorkloadCheck(server: try KintoServer.url(), bucket: KintoServer.uniqueName("fault"))
+            let check = WorkloadCheck(server: try KintoServer.workloadURL(), bucket: KintoServer.uniqueName("fault"))
             let storePath = directory.path("fault.sqlite")
             var model: ObjectStoreCrashTests.Model = [:]
             var firstValue: Int64 = 1

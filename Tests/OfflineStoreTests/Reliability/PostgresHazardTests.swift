@@ -15,7 +15,7 @@ struct PostgresHazardTests {
     @Test func refreshMissesNothingUnderConcurrentWriters() async throws {
         let environment = ProcessInfo.processInfo.environment
         let onPostgres = environment["RELIABILITY_PG_KINTO_URL"].flatMap(URL.init(string:))
-        let server = try onPostgres ?? KintoServer.url()
+        let server = try onPostgres ?? KintoServer.workloadURL()
         let rounds = environment["RELIABILITY_PG_ROUNDS"].flatMap(Int.init) ?? 3
         let seed = environment["RELIABILITY_SEED"].flatMap(UInt64.init) ?? 20_250_901
         var tally = ReliabilityTally(scenario: "concurrent writers + refresh (\(onPostgres == nil ? "memory" : "PostgreSQL"))")

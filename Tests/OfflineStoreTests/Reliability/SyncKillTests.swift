@@ -43,7 +43,7 @@ struct SyncKillTests {
         let environment = ProcessInfo.processInfo.environment
         let kills = environment["RELIABILITY_KILLS"].flatMap(Int.init) ?? 50
         let seed = environment["RELIABILITY_SEED"].flatMap(UInt64.init) ?? 20_250_901
-        let check = WorkloadCheck(server: try KintoServer.url(), bucket: KintoServer.uniqueName("kill"))
+        let check = WorkloadCheck(server: try KintoServer.workloadURL(), bucket: KintoServer.uniqueName("kill"))
         var random = ObjectStoreCrashTests.SeededGenerator(state: seed)
         var tally = ReliabilityTally(scenario: "kill -9 during edits and sync")
 

@@ -23,6 +23,18 @@ enum KintoServer {
         return url
     }
 
+    /// The Kinto for the heavy reliability workloads (kill -9, fault proxy, concurrent
+    /// writers): `KINTO_WORKLOAD_URL`, a second process `scripts/test` starts so they do not
+    /// slow the rest of the suite's Kinto; `KINTO_URL` when it is unset.
+    ///
+    /// - Throws: ``NotConfigured`` when neither is set.
+    static func workloadURL() throws -> URL {
+        if let text = ProcessInfo.processInfo.environment["KINTO_WORKLOAD_URL"], !text.isEmpty, let url = URL(string: text) {
+            return url
+        }
+        return try url()
+    }
+
     /// A fresh name for a bucket or collection, e.g. `t3f9a…`, so tests can run in parallel.
     static func uniqueName(_ prefix: String = "t") -> String {
         prefix + String(UInt64.random(in: .min ... .max), radix: 16)
