@@ -11,6 +11,8 @@ extension ObjectStore {
     /// A cursor advances only with the page it belongs to, in the same transaction as
     /// its last change. Tombstones delete. An incoming change to an object with a local
     /// edit based on another version is a conflict, settled by the collection's policy.
+    /// Where the server assigns ids, a new record holding what one of our unanswered
+    /// creates sent is taken as that create's answer (``adoptAsCreateAnswer(_:unanswered:collection:report:in:)``).
     ///
     /// - Parameters:
     ///   - collections: the collections to pull; nil for every collection that is not local-only.
@@ -71,7 +73,13 @@ extension ObjectStore {
             var chunkReport = SyncReport()
             try write("applying changes of \(collection.name)") { db in
                 let sizeBefore = try sizeBeforeWrite(db)
-                for change in chunk { try applyRemoteChange(change, to: collection, report: &chunkReport, in: db) }
+                var unanswered = try UnansweredCreate.all(in: collection.name, backend: backend, db: db)
+                for change in chunk {
+                    if try adoptAsCreateAnswer(change, unanswered: &unanswered, collection: collection, report: &chunkReport, in: db) {
+                        continue
+                    }
+                    try applyRemoteChange(change, to: collection, report: &chunkReport, in: db)
+                }
                 try enforceStoreSize(db, before: sizeBefore, protecting: EvictionGuard(chunk, in: collection.name))
                 if isLast, let cursor = page.cursor {
                     try db.execute(sql: "UPDATE collections SET cursor = ? WHERE name = ?", arguments: [cursor, collection.name])

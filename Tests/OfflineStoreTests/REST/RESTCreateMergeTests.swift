@@ -3,26 +3,59 @@ import Testing
 @testable import OfflineStore
 
 /// A create whose answer was lost: edits made before the resend (Rails replays the first
-/// create), and a refresh that pulled the record it made under the server's id with edits
-/// on either copy (bug 5 of Docs/Reliability.md). The resent create's answer folds the
-/// temporary object into the pulled one, and no edit is lost.
+/// create); a refresh that recognises the record it made; and, when it cannot (another
+/// client changed the record), a pulled second copy with edits on either copy (bug 5 of
+/// Docs/Reliability.md). The resent create's answer folds the temporary object into the
+/// pulled one, and no edit is lost.
 @Suite("REST: creates whose answer was lost")
 struct RESTCreateMergeTests {
     let collections = [CollectionDescriptor("customers"), CollectionDescriptor("orders"), CollectionDescriptor("products")]
     let deferred = ObjectStore.Configuration.with { $0.writeMode = .deferred }
 
-    /// Creates a customer offline, loses the create's answer, refreshes; returns the
-    /// temporary id and the id of the pulled copy.
-    func twoCopies(_ store: ObjectStore, wire: WireFaultTransport, name: String) async throws -> (temporary: String, pulled: String) {
+    /// Creates a customer offline and loses the create's answer; returns the temporary id
+    /// and the id Rails gave the record.
+    func lostCreate(_ store: ObjectStore, wire: WireFaultTransport, name: String) async throws -> (temporary: String, id: String) {
         let created = try await store.collection("customers").create(["name": .string(name), "email": "a@x.invalid"])
         let temporary = try #require(created["id"]?.stringValue)
         wire.inject(.lostResponse)
         await #expect(throws: SyncInterrupted.self) { try await store.flush() }
+        let all = try await RailsServer.request("GET", "/customers.json?per_page=\(RailsServer.maxPerPage)")
+        let record = try #require(all.json?.arrayValue?.first { $0["name"] == .string(name) })
+        return (temporary, try #require(record["id"]?.intValue.map(String.init)))
+    }
+
+    /// A lost create, another client's edit of the record it made (so a refresh cannot tell
+    /// the record for the create's result), and a refresh; returns the temporary id and the
+    /// id of the pulled copy.
+    func twoCopies(_ store: ObjectStore, wire: WireFaultTransport, name: String) async throws -> (temporary: String, pulled: String) {
+        let (temporary, id) = try await lostCreate(store, wire: wire, name: name)
+        #expect(try await RailsServer.request("PATCH", "/customers/\(id).json", ["customer": ["email": "other@x.invalid"]]).status == 200)
         try await store.refresh(collections: ["customers"])
         let copies = try store.collection("customers").findAll().filter { $0["name"] == .string(name) }
         let ids = Set(copies.compactMap { $0["id"]?.stringValue })
         #expect(ids.count == 2 && ids.contains(temporary), "the refresh shows the pulled copy next to the temporary one")
         return (temporary, try #require(ids.first { $0 != temporary }))
+    }
+
+    @Test func aRefreshTakesTheRecordAnUnansweredCreateMadeAsItsAnswer() async throws {
+        let wire = RailsServer.wire()
+        try await withTemporaryStore(configuration: deferred, backend: try RailsServer.backend(transport: wire),
+                                     collections: collections) { store in
+            let name = RailsServer.uniqueName("adopt")
+            let (temporary, id) = try await lostCreate(store, wire: wire, name: name)
+            try await store.collection("customers").patch(temporary, ["email": "later@x.invalid"])
+
+            try await store.refresh(collections: ["customers"])
+
+            let copies = try store.collection("customers").findAll().filter { $0["name"] == .string(name) }
+            #expect(copies.map { $0["id"] } == [.string(id)], "one object, already under the server's id")
+            #expect(try store.serverID(for: temporary, in: "customers") == id)
+            #expect(copies.first?["email"] == "later@x.invalid", "the edit made since stays, queued")
+            #expect(try store.queueEntries().map(\.kind) == [.update])
+            _ = try await store.flush()
+            #expect(wire.requestLines.filter { $0.hasPrefix("POST") }.count == 1, "the create was not sent again")
+            #expect(try await serverRecords(named: name).first?["email"] == "later@x.invalid")
+        }
     }
 
     /// The server's records named `name`.
@@ -81,10 +114,7 @@ struct RESTCreateMergeTests {
         try await withTemporaryStore(configuration: deferred, backend: try RailsServer.backend(transport: wire),
                                      collections: collections) { store in
             let name = RailsServer.uniqueName("replay")
-            let created = try await store.collection("customers").create(["name": .string(name), "email": "a@x.invalid"])
-            let temporary = try #require(created["id"]?.stringValue)
-            wire.inject(.lostResponse)
-            await #expect(throws: SyncInterrupted.self) { try await store.flush() }
+            let (temporary, _) = try await lostCreate(store, wire: wire, name: name)
             try await store.collection("customers").patch(temporary, ["email": "edited@x.invalid"])
 
             // Rails replays the first create (Idempotency-Key): the edit is queued again and sent, not dropped.
@@ -102,14 +132,7 @@ struct RESTCreateMergeTests {
     /// Creates a customer whose create's answer is lost, then deletes its record as another
     /// client would, before the store learns the id; returns the temporary and server ids.
     func lostCreateDeletedElsewhere(_ store: ObjectStore, wire: WireFaultTransport) async throws -> (temporary: String, id: String) {
-        let name = RailsServer.uniqueName("gone")
-        let created = try await store.collection("customers").create(["name": .string(name)])
-        let temporary = try #require(created["id"]?.stringValue)
-        wire.inject(.lostResponse)
-        await #expect(throws: SyncInterrupted.self) { try await store.flush() }
-        let all = try await RailsServer.request("GET", "/customers.json?per_page=\(RailsServer.maxPerPage)")
-        let record = try #require(all.json?.arrayValue?.first { $0["name"] == .string(name) })
-        let id = try #require(record["id"]?.intValue.map(String.init))
+        let (temporary, id) = try await lostCreate(store, wire: wire, name: RailsServer.uniqueName("gone"))
         #expect(try await RailsServer.request("DELETE", "/customers/\(id).json").status == 204)
         return (temporary, id)
     }
