@@ -140,10 +140,12 @@ final class CLIProcess: @unchecked Sendable {
         let description: String
     }
 
-    init(_ arguments: [String], environment: [String: String], directory: URL, timeout: Duration = .seconds(90)) throws {
+    /// Starts `executable` (default: the CLI) with `arguments`.
+    init(_ arguments: [String], environment: [String: String], directory: URL, timeout: Duration = .seconds(90),
+         executable: URL? = nil) throws {
         self.arguments = arguments
         let outPipe = Pipe(), errPipe = Pipe()
-        process.executableURL = try CLIBinary.url()
+        process.executableURL = try executable ?? CLIBinary.url()
         process.arguments = arguments
         process.environment = environment
         process.currentDirectoryURL = directory
