@@ -5,8 +5,9 @@ import Synchronization
 /// `sync --every DURATION [--times N]`: runs sync on the library's ``AutoSync`` schedule,
 /// one JSON report line per run.
 ///
-/// A stop request (SIGINT/SIGTERM) never interrupts a run: the current sync finishes,
-/// its line is printed, and the job ends with status 0. Between runs the job waits on an
+/// A stop request (SIGINT/SIGTERM) never interrupts a run: the current sync finishes
+/// (the first run happens even when the request came before it began), its line is
+/// printed, and the job ends with status 0. Between runs the job waits on an
 /// injected clock, waking early for a stop request. Entries whose retry delay has not
 /// passed wait for a later run (AutoSync honours `not_before`).
 struct ScheduledSync {
@@ -28,10 +29,18 @@ struct ScheduledSync {
         configuration.random = random
         let auto = AutoSync(store: store, configuration: configuration)
         let (stop, times, now) = (stop, times, now)
-        let watcher = Task { await stop.wait(); auto.stop() }
-        defer { watcher.cancel() }
+        // The first run always happens ("sync at once"): a stop request that arrives before
+        // it begins takes effect after it, like one during any run.
+        let (began, beginning) = AsyncStream<Void>.makeStream()
+        let watcher = Task {
+            await stop.wait()
+            for await _ in began { break }
+            auto.stop()
+        }
+        defer { watcher.cancel(); beginning.finish() }
         let status = Mutex<Int32>(ExitStatus.success)
         await auto.run(action: { store in
+            beginning.yield()
             let progress = ProgressLine.start(SyncRun.Kind.sync.rawValue, store: store)
             do {
                 let report = try await store.sync()
