@@ -19,10 +19,9 @@ struct CapturingLogHandler: LogHandler {
         set { metadata[key] = newValue }
     }
 
-    func log(level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?, source: String,
-             file: String, function: String, line: UInt) {
-        let all = self.metadata.merging(metadata ?? [:]) { _, new in new }
-        box.lines.withLock { $0.append("\(level) \(message) \(all)") }
+    func log(event: LogEvent) {
+        let all = metadata.merging(event.metadata ?? [:]) { _, new in new }
+        box.lines.withLock { $0.append("\(event.level) \(event.message) \(all)") }
     }
 
     /// A logger at trace level writing into `box`.
