@@ -40,9 +40,35 @@ struct HotStatement {
     }
 
     /// Binds text (or NULL) to the 1-based parameter `index`.
+    ///
+    /// Binds the string's own UTF-8 bytes with their length: passing a `String` where C wants
+    /// a `char *` makes Swift copy it into a new NUL-terminated array first (`utf8CString`).
     func bind(_ index: Int32, _ text: String?) throws {
         guard let text else { return try check(sqlite3_bind_null(handle, index)) }
-        try check(sqlite3_bind_text(handle, index, text, -1, HotStatement.transient))
+        let code = text.utf8.withContiguousStorageIfAvailable { bytes in
+            bindUTF8(index, UnsafeRawBufferPointer(bytes))
+        } ?? sqlite3_bind_text(handle, index, text, -1, HotStatement.transient)
+        try check(code)
+    }
+
+    /// Binds the compact JSON text of `value` (or NULL), written straight into a byte buffer:
+    /// the same text as ``JSONValue/serialized()`` without building a `String` from it.
+    func bindJSON(_ index: Int32, _ value: JSONValue?) throws {
+        guard let value else { return try check(sqlite3_bind_null(handle, index)) }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(256)
+        value.write(into: &bytes)
+        try check(bytes.withUnsafeBytes { bindUTF8(index, $0) })
+    }
+
+    /// Binds UTF-8 bytes as text; SQLite copies them (`SQLITE_TRANSIENT`).
+    private func bindUTF8(_ index: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32 {
+        // An empty buffer may have no address, and NULL would bind NULL rather than empty text.
+        guard let start = bytes.baseAddress, !bytes.isEmpty else {
+            return sqlite3_bind_text(handle, index, "", 0, HotStatement.transient)
+        }
+        return sqlite3_bind_text64(handle, index, start.assumingMemoryBound(to: CChar.self), sqlite3_uint64(bytes.count),
+                                   HotStatement.transient, UInt8(SQLITE_UTF8))
     }
 
     /// Binds an integer to the 1-based parameter `index`.

@@ -20,12 +20,12 @@ enum LocalEdit: Sendable {
 
 extension ObjectStore {
     /// Applies an edit inside a write transaction: the object row and its queue entry
-    /// are written together or not at all. Returns the object after the edit
-    /// (nil after a delete).
+    /// are written together or not at all. Returns the object as the app now sees it
+    /// (nil after a delete): callers that discard it pay for no ``StoredObject``.
     ///
     /// The edit runs in a savepoint, so a failed edit leaves nothing behind even when
     /// the caller (a ``LocalTransaction`` block) catches the error and commits the rest.
-    func apply(_ edit: LocalEdit, to collection: CollectionDescriptor, in db: Database) throws -> StoredObject? {
+    func apply(_ edit: LocalEdit, to collection: CollectionDescriptor, in db: Database) throws -> JSONValue? {
         try EditSavepoint.run(db) {
             let sizeBefore = try sizeBeforeWrite(db)
             let result = try applyInSavepoint(edit, to: collection, in: db)
@@ -34,7 +34,7 @@ extension ObjectStore {
         }
     }
 
-    private func applyInSavepoint(_ edit: LocalEdit, to collection: CollectionDescriptor, in db: Database) throws -> StoredObject? {
+    private func applyInSavepoint(_ edit: LocalEdit, to collection: CollectionDescriptor, in db: Database) throws -> JSONValue? {
         let now = configuration.now()
         let id: String
         switch edit {
@@ -93,12 +93,13 @@ extension ObjectStore {
             try object.delete(db)
             return nil
         }
-        return newValue == nil ? nil : object.publicObject
+        // Dirty after the edit: what the app sees is the local copy (nil for a delete).
+        return object.local
     }
 
     /// Local-only collections have no server: edits commit straight to the stored copy.
     private func applyLocalOnly(row: ObjectRow?, collection: String, id: String,
-                                value: [String: JSONValue]?, db: Database) throws -> StoredObject? {
+                                value: [String: JSONValue]?, db: Database) throws -> JSONValue? {
         var object = row ?? ObjectRow(collection: collection, id: id)
         guard let value else {
             try object.delete(db)
@@ -108,6 +109,6 @@ extension ObjectStore {
         object.state = .synced
         try object.save(db)
         try configuration.faults.afterObjectWrite?(collection, id)
-        return object.publicObject
+        return object.publicObject.value
     }
 }

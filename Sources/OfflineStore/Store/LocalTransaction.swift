@@ -18,25 +18,25 @@ public struct LocalTransaction {
     /// Creates an object; returns it with its id.
     @discardableResult
     public func create(_ object: JSONValue, in collection: String) throws -> JSONValue {
-        try store.apply(.create(object), to: descriptor(collection), in: db)?.value ?? object
+        try store.apply(.create(object), to: descriptor(collection), in: db) ?? object
     }
 
     /// Creates or replaces an object.
     @discardableResult
     public func save(_ object: JSONValue, in collection: String) throws -> JSONValue {
-        try store.apply(.save(object), to: descriptor(collection), in: db)?.value ?? object
+        try store.apply(.save(object), to: descriptor(collection), in: db) ?? object
     }
 
     /// Replaces an existing object.
     @discardableResult
     public func replace(_ id: String, with object: JSONValue, in collection: String) throws -> JSONValue {
-        try store.apply(.replace(id: id, with: object), to: descriptor(collection), in: db)?.value ?? object
+        try store.apply(.replace(id: id, with: object), to: descriptor(collection), in: db) ?? object
     }
 
     /// Merges fields into an existing object (`null` removes a field).
     @discardableResult
     public func patch(_ id: String, _ fields: [String: JSONValue], in collection: String) throws -> JSONValue {
-        try store.apply(.patch(id: id, fields: fields), to: descriptor(collection), in: db)?.value ?? .null
+        try store.apply(.patch(id: id, fields: fields), to: descriptor(collection), in: db) ?? .null
     }
 
     /// Deletes an object.

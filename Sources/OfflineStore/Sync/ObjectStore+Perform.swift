@@ -14,14 +14,14 @@ extension ObjectStore {
             return result
         } }
 
-        if descriptor.isLocalOnly { return try commitLocally()?.value }
+        if descriptor.isLocalOnly { return try commitLocally() }
         guard backend != nil, !isForcedOffline else {
             if policy == .updateIfOnline { throw Self.offlineError(name) }
-            return try commitLocally()?.value
+            return try commitLocally()
         }
         if configuration.writeMode == .deferred {
             if policy == .updateIfOnline, let error = Self.onlineOnlyError(await reachability(), collection: name) { throw error }
-            return try commitLocally()?.value
+            return try commitLocally()
         }
 
         // Immediate mode: commit locally (durable), then push the queue right away.
@@ -102,7 +102,8 @@ extension LocalEdit {
 
 extension JSONValue {
     func settingID(_ id: String) -> JSONValue {
-        guard case .object(var o) = self else { return self }
+        // Setting an equal id would copy the members (they are shared with `self`).
+        guard case .object(var o) = self, o["id"] != .string(id) else { return self }
         o["id"] = .string(id)
         return .object(o)
     }
