@@ -15,8 +15,11 @@ extension ObjectStore {
     /// An entry that was sent once (in flight, or back to pending after a lost answer)
     /// may already be applied on the server: it is resent exactly as it was, so the
     /// server's precondition answer can prove it was our own write.
-    static func enqueue(_ db: Database, row: ObjectRow, kind: QueueEntry.Kind, now: Date) throws -> EnqueueResult {
-        if let last = try lastEntry(db, collection: row.collection, id: row.id), last.state == .pending, last.attempts == 0 {
+    /// `writer` is the store's writer cache on the local edit path.
+    static func enqueue(_ db: Database, row: ObjectRow, kind: QueueEntry.Kind, now: Date,
+                        on writer: WriterStatements? = nil) throws -> EnqueueResult {
+        if let last = try lastEntry(db, collection: row.collection, id: row.id, on: writer),
+           last.state == .pending, last.attempts == 0 {
             guard let outcome = Coalescing.combine(pending: last.kind, with: kind) else {
                 throw OfflineStoreError(.invalidOperation,
                     "cannot queue \(kind.rawValue) after a pending \(last.kind.rawValue) of \(row.collection)/\(row.id)")
@@ -30,18 +33,17 @@ extension ObjectStore {
                 return .cancelled
             }
         }
-        try QueueTable.append(db, collection: row.collection, id: row.id, kind: kind, baseVersion: row.baseVersion, now: now)
+        try QueueTable.append(db, collection: row.collection, id: row.id, kind: kind, baseVersion: row.baseVersion, now: now,
+                              on: writer)
         return .queued
     }
 
     /// What coalescing needs of the object's last entry, read by column index: a full
     /// ``QueueEntry`` (13 columns, names looked up, dates built) cost a sixth of a bulk edit;
     /// ``HotStatement`` steps it without GRDB's `Row`.
-    private static func lastEntry(_ db: Database, collection: String, id: String)
+    private static func lastEntry(_ db: Database, collection: String, id: String, on writer: WriterStatements?)
         throws -> (seq: Int64, kind: QueueEntry.Kind, state: QueueEntry.State, attempts: Int)? {
-        let statement = try HotStatement.read(db, sql: """
-            SELECT seq, kind, state, attempts FROM queue WHERE collection = ? AND object_id = ? ORDER BY seq DESC LIMIT 1
-            """)
+        let statement = try HotStatement.read(db, .lastQueueEntry, on: writer)
         try statement.bind(1, collection)
         try statement.bind(2, id)
         guard let (seq, kindName, stateName, attempts) = try statement.first({ row in

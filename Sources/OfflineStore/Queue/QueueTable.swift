@@ -42,11 +42,8 @@ enum QueueTable {
 
     @discardableResult
     static func append(_ db: Database, collection: String, id: String, kind: QueueEntry.Kind,
-                       baseVersion: String?, now: Date) throws -> Int64 {
-        let statement = try HotStatement.write(db, sql: """
-            INSERT INTO queue(collection, object_id, kind, base_version, idempotency_key, state, created_at)
-            VALUES (?, ?, ?, ?, ?, 'pending', ?)
-            """)
+                       baseVersion: String?, now: Date, on writer: WriterStatements? = nil) throws -> Int64 {
+        let statement = try HotStatement.write(db, .appendQueueEntry, on: writer)
         try statement.bind(1, collection)
         try statement.bind(2, id)
         try statement.bind(3, kind.rawValue)

@@ -15,23 +15,36 @@ struct HotStatement {
     private var handle: SQLiteStatement { statement.sqliteStatement }
     private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
-    /// A cached write statement, to bind and run with ``execute()``.
-    static func write(_ db: Database, sql: String) throws -> HotStatement { try HotStatement(db, sql: sql, write: true) }
+    /// A write statement, to bind and run with ``execute()``: the writer's own prepared
+    /// statement when `writer` is given (the local edit path), else the connection's GRDB
+    /// cached statement for the query's SQL.
+    static func write(_ db: Database, _ query: HotQuery, on writer: WriterStatements? = nil) throws -> HotStatement {
+        try HotStatement(db, query, writer: writer, write: true)
+    }
 
-    /// A cached read statement, to bind and step with ``first(_:)``.
-    static func read(_ db: Database, sql: String) throws -> HotStatement { try HotStatement(db, sql: sql, write: false) }
+    /// A read statement, to bind and step with ``first(_:)``; `writer` as in ``write(_:_:on:)``.
+    static func read(_ db: Database, _ query: HotQuery, on writer: WriterStatements? = nil) throws -> HotStatement {
+        try HotStatement(db, query, writer: writer, write: false)
+    }
 
-    /// The connection's cached statement for `sql`, reset, with no bindings.
-    private init(_ db: Database, sql: String, write: Bool) throws {
-        statement = try db.cachedStatement(sql: sql)
-        // A failed earlier step makes the next reset report it; clear it before GRDB's own reset.
-        sqlite3_reset(statement.sqliteStatement)
-        if write {
-            // Marks GRDB's arguments as set (none), so that `execute()` keeps the bindings
-            // made below whatever an earlier user of the cached statement left behind.
-            statement.setUncheckedArguments([])
+    /// The statement, reset; every parameter must be bound before it runs.
+    private init(_ db: Database, _ query: HotQuery, writer: WriterStatements?, write: Bool) throws {
+        if let writer {
+            // Private to the writer's cache, which resets it: GRDB's arguments were marked set
+            // when it was prepared, and every run binds all its parameters again.
+            statement = try writer.statement(query, in: db)
         } else {
-            sqlite3_clear_bindings(statement.sqliteStatement)
+            statement = try db.cachedStatement(sql: query.sql)
+            sqlite3_reset(statement.sqliteStatement)
+            if write {
+                // Marks GRDB's arguments as set (none), so that `execute()` keeps the bindings
+                // made below whatever an earlier user of the cached statement left behind.
+                statement.setUncheckedArguments([])
+            } else {
+                sqlite3_clear_bindings(statement.sqliteStatement)
+            }
+        }
+        if !write {
             // A read stepped here bypasses GRDB, so a ValueObservation would not learn which
             // tables it depends on: tell it (a no-op unless an observation is recording).
             let statement = self.statement

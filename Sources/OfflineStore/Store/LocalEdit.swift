@@ -26,7 +26,7 @@ extension ObjectStore {
     /// The edit runs in a savepoint, so a failed edit leaves nothing behind even when
     /// the caller (a ``LocalTransaction`` block) catches the error and commits the rest.
     func apply(_ edit: LocalEdit, to collection: CollectionDescriptor, in db: Database) throws -> JSONValue? {
-        try EditSavepoint.run(db) {
+        try EditSavepoint.run(db, on: writerStatements) {
             let sizeBefore = try sizeBeforeWrite(db)
             let result = try applyInSavepoint(edit, to: collection, in: db)
             try enforceStoreSize(db, before: sizeBefore)
@@ -42,7 +42,7 @@ extension ObjectStore {
         case .replace(let i, _), .patch(let i, _), .destroy(let i): id = i
         }
         try ObjectValidation.validateID(id, backend: collection.isLocalOnly ? nil : backend)
-        let row = try ObjectRow.fetch(db, collection: collection.name, id: id)
+        let row = try ObjectRow.fetch(db, collection: collection.name, id: id, on: writerStatements)
 
         // The new effective value, or nil for a delete.
         let newValue: [String: JSONValue]?
@@ -84,10 +84,10 @@ extension ObjectStore {
         object.beginLocalEdit()
         object.local = newValue.map(JSONValue.object)
         object.deriveState()
-        try object.save(db)
+        try object.save(db, on: writerStatements)
         try configuration.faults.afterObjectWrite?(collection.name, id)
 
-        let result = try ObjectStore.enqueue(db, row: object, kind: kind, now: now)
+        let result = try ObjectStore.enqueue(db, row: object, kind: kind, now: now, on: writerStatements)
         if case .cancelled = result, object.persistent == nil, object.serverVersion == nil,
            try QueueTable.latest(db, collection: collection.name, id: id) == nil {
             try object.delete(db)
@@ -107,7 +107,7 @@ extension ObjectStore {
         }
         object.persistent = .object(value)
         object.state = .synced
-        try object.save(db)
+        try object.save(db, on: writerStatements)
         try configuration.faults.afterObjectWrite?(collection, id)
         return object.publicObject.value
     }

@@ -90,8 +90,9 @@ struct ObjectRow: Sendable {
         deriveState()
     }
 
-    static func fetch(_ db: Database, collection: String, id: String) throws -> ObjectRow? {
-        let statement = try HotStatement.read(db, sql: "SELECT \(columns) FROM objects WHERE collection = ? AND id = ?")
+    /// The stored row, or nil; `writer` is the store's writer cache on the local edit path.
+    static func fetch(_ db: Database, collection: String, id: String, on writer: WriterStatements? = nil) throws -> ObjectRow? {
+        let statement = try HotStatement.read(db, .fetchObject, on: writer)
         try statement.bind(1, collection)
         try statement.bind(2, id)
         return try statement.first { try ObjectRow(row: $0) }
@@ -117,13 +118,9 @@ struct ObjectRow: Sendable {
         localRev = row.int(9)
     }
 
-    func save(_ db: Database) throws {
-        let statement = try HotStatement.write(db, sql: """
-            INSERT INTO objects(\(ObjectRow.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            ON CONFLICT(collection, id) DO UPDATE SET persistent = excluded.persistent, local = excluded.local,
-            dirty = excluded.dirty, base = excluded.base, base_version = excluded.base_version,
-            server_version = excluded.server_version, state = excluded.state, local_rev = excluded.local_rev
-            """)
+    /// Inserts or updates the row; `writer` is the store's writer cache on the local edit path.
+    func save(_ db: Database, on writer: WriterStatements? = nil) throws {
+        let statement = try HotStatement.write(db, .saveObject, on: writer)
         try statement.bind(1, collection)
         try statement.bind(2, id)
         try statement.bindJSON(3, persistent)

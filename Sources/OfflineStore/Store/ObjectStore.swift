@@ -28,6 +28,8 @@ public final class ObjectStore: Sendable {
     let state: Mutex<RuntimeState>
     let flushLock = AsyncLock()
     let runtime = StoreRuntime()
+    /// The local edit path's statements, prepared once on the writer connection.
+    let writerStatements = WriterStatements()
 
     struct RuntimeState {
         var isClosed = false
@@ -79,7 +81,11 @@ public final class ObjectStore: Sendable {
         state.withLock { $0.isClosed = true }
         runtime.events.finish()
         runtime.changes.finish()
-        do { try pool.close() } catch { throw OfflineStoreError.storage(error, while: "closing the store") }
+        do {
+            // Statements still prepared would make SQLite refuse to close the connection.
+            pool.writeWithoutTransaction { _ in writerStatements.removeAll() }
+            try pool.close()
+        } catch { throw OfflineStoreError.storage(error, while: "closing the store") }
     }
 
     /// Forces the store offline (true) or lets it try the network again (false).
