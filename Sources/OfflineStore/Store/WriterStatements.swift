@@ -4,6 +4,7 @@ import GRDBSQLite
 /// The statements a local edit runs, named, so that the writer connection can keep them
 /// prepared without looking them up by their SQL text.
 enum HotQuery: Int, CaseIterable {
+    case beginImmediate, commit
     case savepoint, releaseSavepoint, rollbackToSavepoint
     case fetchObject, saveObject
     case lastQueueEntry, appendQueueEntry
@@ -11,6 +12,8 @@ enum HotQuery: Int, CaseIterable {
     /// The statement's SQL (one statement, `?` parameters).
     var sql: String {
         switch self {
+        case .beginImmediate: "BEGIN IMMEDIATE TRANSACTION"
+        case .commit: "COMMIT TRANSACTION"
         case .savepoint: "SAVEPOINT offline_store_edit"
         case .releaseSavepoint: "RELEASE SAVEPOINT offline_store_edit"
         case .rollbackToSavepoint: "ROLLBACK TRANSACTION TO SAVEPOINT offline_store_edit"
@@ -56,7 +59,7 @@ final class WriterStatements: @unchecked Sendable {
             connection = id
         }
         if let statement = statements[query.rawValue] {
-            // After a failed step (say a write refused by a constraint), the next
+            // After a failed step (say `BEGIN` while another process held the lock), the next
             // reset reports that error again, and GRDB's `execute()` resets first: clear it here.
             sqlite3_reset(statement.sqliteStatement)
             return statement

@@ -2,14 +2,15 @@ import GRDB
 
 extension ObjectStore {
     /// Runs an app edit under the write mode and update policy (SPEC §4); `alongside` runs in
-    /// the edit's transaction after the edit (e.g. a blob's row), so both commit or neither.
+    /// the edit's transaction after the edit (e.g. a blob's row), so both commit or neither
+    /// (it must let its errors escape: see ``writeEdit(_:_:)``).
     func perform(_ edit: LocalEdit, in name: String, policy override: UpdatePolicy?,
                  alongside: ((Database) throws -> Void)? = nil) async throws -> JSONValue? {
         let descriptor = try descriptor(of: name)
         let policy = effectiveUpdatePolicy(descriptor, override: override)
         let edit = try edit.withGeneratedID()
-        let commitLocally = { try self.write("saving \(name)/\(edit.objectID)") { db in
-            let result = try self.apply(edit, to: descriptor, in: db)
+        let commitLocally = { try self.writeEdit("saving \(name)/\(edit.objectID)") { db in
+            let result = try self.apply(edit, to: descriptor, in: db, isolation: .ownTransaction)
             try alongside?(db)
             return result
         } }
@@ -25,9 +26,9 @@ extension ObjectStore {
         }
 
         // Immediate mode: commit locally (durable), then push the queue right away.
-        let (snapshot, writtenRev) = try write("saving \(name)/\(edit.objectID)") { db -> (ObjectSnapshot, Int64?) in
+        let (snapshot, writtenRev) = try writeEdit("saving \(name)/\(edit.objectID)") { db -> (ObjectSnapshot, Int64?) in
             let before = try ObjectSnapshot.take(db, collection: name, id: edit.objectID)
-            _ = try self.apply(edit, to: descriptor, in: db)
+            _ = try self.apply(edit, to: descriptor, in: db, isolation: .ownTransaction)
             try alongside?(db)
             return (before, try ObjectRow.fetch(db, collection: name, id: edit.objectID)?.localRev)
         }
