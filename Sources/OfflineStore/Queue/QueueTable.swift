@@ -48,7 +48,7 @@ enum QueueTable {
         try statement.bind(2, id)
         try statement.bind(3, kind.rawValue)
         try statement.bind(4, baseVersion)
-        try statement.bind(5, UUID().lowercaseString)
+        try statement.bind(5, UUID.random().lowercaseString)
         try statement.bind(6, now.timeIntervalSince1970)
         try statement.execute()
         return db.lastInsertedRowID
