@@ -15,6 +15,21 @@ struct HotPathTests {
         }
     }
 
+    /// The store's own random UUIDs are well-formed version 4 UUIDs, and distinct.
+    @Test func randomUUIDsAreVersion4AndDistinct() {
+        var seen = Set<String>()
+        for _ in 0..<1_000 {
+            let uuid = UUID.random()
+            let text = uuid.lowercaseString
+            #expect(text == uuid.uuidString.lowercased())
+            let characters = Array(text)
+            #expect(characters[14] == "4", "version nibble of \(text)")
+            #expect("89ab".contains(characters[19]), "variant bits of \(text)")
+            seen.insert(text)
+        }
+        #expect(seen.count == 1_000)
+    }
+
     @Test("serialization escapes exactly as before", arguments: [
         ("plain", #""plain""#), ("quote \" here", #""quote \" here""#), ("back\\slash", #""back\\slash""#),
         ("line\nbreak\ttab\r", #""line\nbreak\ttab\r""#), ("bell\u{07}", #""bell\u0007""#), ("é😀", "\"é😀\""),

@@ -181,25 +181,85 @@ struct ObjectStoreAtomicityTests {
         }
     }
 
-    @Test func aFailedEditCaughtInsideATransactionLeavesNothingBehind() async throws {
-        let fault = Fault()
-        fault.arm("boom")
-        try await withTemporaryStore(configuration: fault.configuration, collections: Self.collections) { store async throws in
-            try store.seedSynced("todos", ["id": "boom-synced", "n": 0])
-            fault.arm("boom-synced")
-            let before = try Self.footprint(store, "todos", "boom-synced")
+    /// An edit that fails a check has written nothing, so the block may catch its error and commit the rest.
+    @Test func aCheckFailureCaughtInsideATransactionLeavesTheRestToCommit() async throws {
+        try await withTemporaryStore(collections: Self.collections) { store async throws in
+            try store.seedSynced("todos", ["id": "s", "n": 0])
+            let before = try Self.footprint(store, "todos", "s")
             try await store.transaction { tx in
                 try tx.create(["id": "a"], in: "todos")
-                #expect(throws: InjectedFault.self) { try tx.create(["id": "boom"], in: "todos") }
-                #expect(throws: InjectedFault.self) { try tx.patch("boom-synced", ["n": 1], in: "todos") }
-                #expect(throws: InjectedFault.self) { try tx.create(["id": "boom"], in: "drafts") }
                 #expect(throws: OfflineStoreError.self) { try tx.create(["id": "p"], in: "products") }
+                #expect(throws: OfflineStoreError.self) { try tx.patch("missing", ["n": 1], in: "todos") }
+                #expect(throws: OfflineStoreError.self) { try tx.create(["id": "a"], in: "todos") }
+                #expect(throws: OfflineStoreError.self) { try tx.create(["id": ""], in: "todos") }
+                #expect(throws: OfflineStoreError.self) { try tx.replace("s", with: ["id": "other"], in: "todos") }
                 try tx.create(["id": "b"], in: "todos")
+                #expect(try tx.find("a", in: "todos") != nil)
             }
-            #expect(try Self.footprint(store, "todos", "boom") == .none)
-            #expect(try Self.footprint(store, "drafts", "boom") == .none)
-            #expect(try Self.footprint(store, "todos", "boom-synced") == before)
+            #expect(try Self.footprint(store, "products", "p") == .none)
+            #expect(try Self.footprint(store, "todos", "s") == before)
             #expect(try store.queueEntries().map(\.objectID) == ["a", "b"])
+        }
+    }
+
+    /// Makes SQLite itself refuse the queue entry of object `boom`, after its row was written:
+    /// a real storage failure in the middle of an edit (a trigger on the writer connection).
+    static func failQueueEntries(of id: String, in store: ObjectStore) throws {
+        try store.write("installing a failing trigger") { db in
+            try db.execute(sql: """
+                CREATE TEMP TRIGGER refuse_queue_entry BEFORE INSERT ON main.queue WHEN NEW.object_id = '\(id)'
+                BEGIN SELECT RAISE(ABORT, 'injected queue failure'); END
+                """)
+        }
+    }
+
+    @Test func aSQLiteFailureAfterTheRowWriteLeavesNothing() async throws {
+        try await withTemporaryStore(collections: Self.collections) { store async throws in
+            try Self.failQueueEntries(of: "boom", in: store)
+            let todos = store.collection("todos")
+            let error = await #expect(throws: OfflineStoreError.self) { try await todos.create(["id": "boom", "n": 1]) }
+            #expect(error?.code == .storage)
+            #expect(try Self.footprint(store, "todos", "boom") == .none)
+            try await todos.create(["id": "fine"])
+            #expect(try store.queueEntries().map(\.objectID) == ["fine"])
+        }
+    }
+
+    /// An edit that fails after writing part of itself can never commit half: whatever the
+    /// block does with the error, later edits and reads throw and the whole transaction rolls back.
+    @Test("an edit failing while writing rolls the whole transaction back", arguments: ["fault", "local-only", "sqlite"])
+    func anEditFailingWhileWritingRollsTheTransactionBack(failure: String) async throws {
+        let fault = Fault()
+        try await withTemporaryStore(configuration: fault.configuration, collections: Self.collections) { store async throws in
+            try store.seedSynced("todos", ["id": "s", "n": 0])
+            try await store.collection("todos").create(["id": "before"])
+            let queueBefore = try store.queueEntries()
+            let sBefore = try Self.footprint(store, "todos", "s")
+            if failure == "sqlite" { try Self.failQueueEntries(of: "boom", in: store) } else { fault.arm("boom") }
+            let boomCollection = failure == "local-only" ? "drafts" : "todos"
+
+            let thrown = await #expect(throws: (any Error).self) {
+                try await store.transaction { tx in
+                    try tx.create(["id": "a"], in: "todos")
+                    try tx.patch("s", ["n": 1], in: "todos")
+                    #expect(throws: (any Error).self) { try tx.create(["id": "boom", "n": 1], in: boomCollection) }
+                    // The block carries on as if nothing happened; the transaction does not.
+                    let later = #expect(throws: OfflineStoreError.self) { try tx.create(["id": "b"], in: "todos") }
+                    #expect(later?.code == .storage)
+                    #expect(throws: OfflineStoreError.self) { try tx.find("a", in: "todos") }
+                }
+            }
+            switch failure {
+            case "sqlite": #expect((thrown as? OfflineStoreError)?.code == .storage)
+            default: #expect(thrown is InjectedFault)
+            }
+            for id in ["a", "b"] { #expect(try Self.footprint(store, "todos", id) == .none) }
+            #expect(try Self.footprint(store, boomCollection, "boom") == .none)
+            #expect(try Self.footprint(store, "todos", "s") == sBefore)
+            #expect(try store.queueEntries() == queueBefore)
+            // The store still works.
+            try await store.transaction { tx in try tx.create(["id": "c"], in: "todos") }
+            #expect(try store.queueEntries().map(\.objectID) == ["before", "c"])
         }
     }
 }

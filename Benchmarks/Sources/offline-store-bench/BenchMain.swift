@@ -65,11 +65,17 @@ struct BenchMain {
     static func runAll(_ o: Options) async throws -> [BenchResult] {
         var results: [BenchResult] = []
         func add(_ r: BenchResult) {
-            progress("\(r.scenario): \(r.ours) vs \(r.baseline) → \(r.ratio) \(r.passed ? "pass" : "FAIL")")
+            progress("\(r.scenario): \(r.ours) vs \(r.baseline) → \(r.ratio) \(r.verdict)")
             results.append(r)
         }
-        if o.wants("single") { progress("durable single edits"); add(try await LocalEditBenchmarks.singleEdits(count: 2_000, rounds: 3)) }
-        if o.wants("bulk") { progress("bulk edits"); add(try await LocalEditBenchmarks.bulkEdits(count: 100_000, rounds: 2)) }
+        if o.wants("single") {
+            progress("durable single edits")
+            try await LocalEditBenchmarks.singleEdits(count: 2_000, rounds: 5).forEach(add)
+        }
+        if o.wants("bulk") {
+            progress("bulk edits")
+            try await LocalEditBenchmarks.bulkEdits(count: 100_000, rounds: 3).forEach(add)
+        }
         if o.wants("ingest") { progress("refresh ingest"); add(try await RefreshBenchmarks.ingest(count: 200_000, rounds: 2)) }
         if o.wants("large") {
             let dir = try TemporaryDirectory("large")

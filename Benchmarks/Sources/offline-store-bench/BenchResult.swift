@@ -10,8 +10,11 @@ struct BenchResult: Sendable {
     var ratio: String
     /// The target, in words.
     var target: String
-    /// Whether the target is met.
-    var passed: Bool
+    /// Whether the target is met; nil for a row that has no target (a measured limit).
+    var passed: Bool?
+
+    /// "pass", "FAIL", or "—" for a row without a target.
+    var verdict: String { passed.map { $0 ? "pass" : "FAIL" } ?? "—" }
 
     /// The results as one Markdown table.
     static func table(_ results: [BenchResult]) -> String {
@@ -20,7 +23,7 @@ struct BenchResult: Sendable {
             "|---|---|---|---|---|---|",
         ]
         for r in results {
-            lines.append("| \(r.scenario) | \(r.ours) | \(r.baseline) | \(r.ratio) | \(r.target) | \(r.passed ? "pass" : "FAIL") |")
+            lines.append("| \(r.scenario) | \(r.ours) | \(r.baseline) | \(r.ratio) | \(r.target) | \(r.verdict) |")
         }
         return lines.joined(separator: "\n")
     }

@@ -5,8 +5,12 @@ import OfflineStore
 ///
 /// The baseline writes the same object row and queue entry with prepared statements
 /// into a file with the store's own schema (made by opening an `ObjectStore` there).
+/// The required-work floor (``RawRequiredEdits``) adds what every engine must also do per
+/// edit; its row shows how close ours is to it, and how far the floor itself is from the baseline.
 enum LocalEditBenchmarks {
-    static func singleEdits(count: Int, rounds: Int) async throws -> BenchResult {
+    static let floorWork = "raw SQLite: also probes the row and the queue, serializes, makes a key"
+
+    static func singleEdits(count: Int, rounds: Int) async throws -> [BenchResult] {
         let objects = (0..<count).map(Fixtures.object)
         let comparison = try await Comparison.run(rounds: rounds, label: "single", ours: { path in
             let store = try emptyStore(path)
@@ -23,12 +27,22 @@ enum LocalEditBenchmarks {
                     try raw.commit.run()
                 }
             }
+        }, floor: { path in
+            let raw = try RawRequiredEdits(path: path, count: count)
+            return try Timing.seconds {
+                for i in 0..<count {
+                    try raw.begin.run()
+                    try raw.create(i)
+                    try raw.commit.run()
+                }
+            }
         })
-        return comparison.row("durable single edit (row + queue entry, own transaction)", count: count,
-                              unit: "edits", minimumRatio: 0.7)
+        let scenario = "durable single edit (row + queue entry, own transaction)"
+        return [comparison.row(scenario, count: count, unit: "edits", minimumRatio: 0.7),
+                comparison.floorRow("↳ same, required-work floor (\(floorWork))", count: count, unit: "edits")]
     }
 
-    static func bulkEdits(count: Int, rounds: Int) async throws -> BenchResult {
+    static func bulkEdits(count: Int, rounds: Int) async throws -> [BenchResult] {
         let objects = (0..<count).map(Fixtures.object)
         let comparison = try await Comparison.run(rounds: rounds, label: "bulk", ours: { path in
             let store = try emptyStore(path)
@@ -44,9 +58,17 @@ enum LocalEditBenchmarks {
                 for i in 0..<count { try raw.insert(i) }
                 try raw.commit.run()
             }
+        }, floor: { path in
+            let raw = try RawRequiredEdits(path: path, count: count)
+            return try Timing.seconds {
+                try raw.begin.run()
+                for i in 0..<count { try raw.create(i) }
+                try raw.commit.run()
+            }
         })
-        return comparison.row("\(Format.grouped(count)) edits in one bulk transaction", count: count,
-                              unit: "edits", minimumRatio: 0.6)
+        let scenario = "\(Format.grouped(count)) edits in one bulk transaction"
+        return [comparison.row(scenario, count: count, unit: "edits", minimumRatio: 0.6),
+                comparison.floorRow("↳ same, required-work floor (\(floorWork))", count: count, unit: "edits")]
     }
 
     /// A new local store (every edit queues) with the property-bag collection registered.

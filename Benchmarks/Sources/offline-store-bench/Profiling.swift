@@ -2,7 +2,8 @@ import Foundation
 import OfflineStore
 
 /// Our side of one scenario, run alone so that callgrind's instruction counts show where
-/// the library spends its time: `offline-store-bench child profile bulk 10000`.
+/// the library spends its time: `offline-store-bench child profile bulk 10000`. The `floor-`
+/// scenarios profile the required-work floor of the same edits; `fixtures` only builds their objects.
 enum Profiling {
     static func run(_ scenario: String, count: Int) async throws {
         let dir = try TemporaryDirectory("profile")
@@ -20,8 +21,24 @@ enum Profiling {
             let store = try ObjectStore(path: dir.file("p.sqlite"), backend: PagedBackend(objects: count, pageSize: 500))
             try store.register(CollectionDescriptor(Fixtures.collection))
             try await store.refresh()
+        case "floor-single", "floor-bulk":
+            // The required-work floor of the same edits (RawRequiredEdits).
+            let raw = try RawRequiredEdits(path: dir.file("f.sqlite"), count: count)
+            let single = scenario == "floor-single"
+            if !single { try raw.begin.run() }
+            for i in 0..<count {
+                if single { try raw.begin.run() }
+                try raw.create(i)
+                if single { try raw.commit.run() }
+            }
+            if !single { try raw.commit.run() }
+        case "fixtures":
+            // Only the objects every edit scenario builds, to subtract from the others' counts.
+            let objects = (0..<count).map(Fixtures.object)
+            let ids = (0..<count).map(Fixtures.id)
+            guard objects.count == ids.count else { throw BenchError("fixtures") }
         default:
-            throw BenchError("profile: single, bulk or ingest")
+            throw BenchError("profile: single, bulk, ingest, floor-single, floor-bulk or fixtures")
         }
     }
 }

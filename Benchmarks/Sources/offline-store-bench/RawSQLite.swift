@@ -70,6 +70,14 @@ final class RawSQLite {
             try db.check(sqlite3_bind_double(handle, index, value))
         }
 
+        /// Steps the bound query once: whether it has a row. Resets it for the next use.
+        func hasRow() throws -> Bool {
+            let rc = sqlite3_step(handle)
+            try db.check(rc)
+            try db.check(sqlite3_reset(handle))
+            return rc == SQLITE_ROW
+        }
+
         /// Runs the bound statement to completion and resets it for the next use.
         func run() throws {
             var rc = sqlite3_step(handle)

@@ -62,6 +62,7 @@ extension ObjectStore {
                         INSERT INTO object_changes VALUES (OLD.collection, OLD.id, 'deleted');
                     END;
                     """)
+                writerStatements.removeAll()  // the schema changed: prepare them again, as GRDB does its cache
             }
         } catch {
             runtime.changeLogInstalled.withLock { $0 = false }

@@ -2,46 +2,63 @@ import Foundation
 import GRDB
 
 extension ObjectStore {
-    /// What became of the queue when an edit was recorded.
-    enum EnqueueResult {
-        case queued
-        /// A pending create met a delete: nothing is left to send.
-        case cancelled
+    /// What an edit will do to the queue, decided before anything is written.
+    enum QueueStep {
+        /// A new entry at the end of the queue.
+        case append
+        /// The object's last pending entry absorbs the edit and becomes of this kind.
+        case merge(seq: Int64, from: QueueEntry.Kind, into: QueueEntry.Kind)
+        /// A pending create met a delete: the entry goes, and nothing is left to send.
+        case cancel(seq: Int64)
+
+        /// Whether the edit cancels the object's pending create.
+        var cancels: Bool { if case .cancel = self { true } else { false } }
     }
 
-    /// Records an edit of `row` in the queue, coalescing into the object's last entry
-    /// when it is pending and was never sent; otherwise appends a new entry.
+    /// Decides how an edit of `collection/id` of `kind` enters the queue: coalesced into the
+    /// object's last entry when it is pending and was never sent, else appended. Reads only,
+    /// so an edit's every check is done before its first write.
     ///
     /// An entry that was sent once (in flight, or back to pending after a lost answer)
     /// may already be applied on the server: it is resent exactly as it was, so the
     /// server's precondition answer can prove it was our own write.
-    static func enqueue(_ db: Database, row: ObjectRow, kind: QueueEntry.Kind, now: Date) throws -> EnqueueResult {
-        if let last = try lastEntry(db, collection: row.collection, id: row.id), last.state == .pending, last.attempts == 0 {
-            guard let outcome = Coalescing.combine(pending: last.kind, with: kind) else {
-                throw OfflineStoreError(.invalidOperation,
-                    "cannot queue \(kind.rawValue) after a pending \(last.kind.rawValue) of \(row.collection)/\(row.id)")
-            }
-            switch outcome {
-            case .merge(let merged):
-                if merged != last.kind { try QueueTable.setKind(db, seq: last.seq, kind: merged) }
-                return .queued
-            case .cancel:
-                try QueueTable.remove(db, seq: last.seq)
-                return .cancelled
-            }
+    /// `writer` is the store's writer cache on the local edit path.
+    ///
+    /// - Throws: ``OfflineStoreError/Code/invalidOperation`` for a pair of kinds that a
+    ///   consistent object history cannot produce.
+    static func queueStep(_ db: Database, collection: String, id: String, kind: QueueEntry.Kind,
+                          on writer: WriterStatements? = nil) throws -> QueueStep {
+        guard let last = try lastEntry(db, collection: collection, id: id, on: writer),
+              last.state == .pending, last.attempts == 0 else { return .append }
+        switch Coalescing.combine(pending: last.kind, with: kind) {
+        case .merge(let merged)?: return .merge(seq: last.seq, from: last.kind, into: merged)
+        case .cancel?: return .cancel(seq: last.seq)
+        case nil:
+            throw OfflineStoreError(.invalidOperation,
+                "cannot queue \(kind.rawValue) after a pending \(last.kind.rawValue) of \(collection)/\(id)")
         }
-        try QueueTable.append(db, collection: row.collection, id: row.id, kind: kind, baseVersion: row.baseVersion, now: now)
-        return .queued
+    }
+
+    /// Writes a ``QueueStep`` for the edit just saved in `row`.
+    static func record(_ step: QueueStep, of row: ObjectRow, kind: QueueEntry.Kind, now: Date,
+                       in db: Database, on writer: WriterStatements? = nil) throws {
+        switch step {
+        case .append:
+            try QueueTable.append(db, collection: row.collection, id: row.id, kind: kind, baseVersion: row.baseVersion,
+                                  now: now, on: writer)
+        case .merge(let seq, let from, let merged):
+            if merged != from { try QueueTable.setKind(db, seq: seq, kind: merged) }
+        case .cancel(let seq):
+            try QueueTable.remove(db, seq: seq)
+        }
     }
 
     /// What coalescing needs of the object's last entry, read by column index: a full
     /// ``QueueEntry`` (13 columns, names looked up, dates built) cost a sixth of a bulk edit;
     /// ``HotStatement`` steps it without GRDB's `Row`.
-    private static func lastEntry(_ db: Database, collection: String, id: String)
+    private static func lastEntry(_ db: Database, collection: String, id: String, on writer: WriterStatements?)
         throws -> (seq: Int64, kind: QueueEntry.Kind, state: QueueEntry.State, attempts: Int)? {
-        let statement = try HotStatement.read(db, sql: """
-            SELECT seq, kind, state, attempts FROM queue WHERE collection = ? AND object_id = ? ORDER BY seq DESC LIMIT 1
-            """)
+        let statement = try HotStatement.read(db, .lastQueueEntry, on: writer)
         try statement.bind(1, collection)
         try statement.bind(2, id)
         guard let (seq, kindName, stateName, attempts) = try statement.first({ row in

@@ -42,16 +42,13 @@ enum QueueTable {
 
     @discardableResult
     static func append(_ db: Database, collection: String, id: String, kind: QueueEntry.Kind,
-                       baseVersion: String?, now: Date) throws -> Int64 {
-        let statement = try HotStatement.write(db, sql: """
-            INSERT INTO queue(collection, object_id, kind, base_version, idempotency_key, state, created_at)
-            VALUES (?, ?, ?, ?, ?, 'pending', ?)
-            """)
+                       baseVersion: String?, now: Date, on writer: WriterStatements? = nil) throws -> Int64 {
+        let statement = try HotStatement.write(db, .appendQueueEntry, on: writer)
         try statement.bind(1, collection)
         try statement.bind(2, id)
         try statement.bind(3, kind.rawValue)
         try statement.bind(4, baseVersion)
-        try statement.bind(5, UUID().lowercaseString)
+        try statement.bind(5, UUID.random().lowercaseString)
         try statement.bind(6, now.timeIntervalSince1970)
         try statement.execute()
         return db.lastInsertedRowID

@@ -4,11 +4,11 @@ import GRDB
 /// inside a larger transaction whose caller catches the error and commits the rest.
 ///
 /// Same semantics as GRDB's `Database.inSavepoint`, with its three statements prepared
-/// once per connection (`cachedStatement`) instead of parsed for every edit: in a bulk
+/// once on the writer (``WriterStatements``) instead of parsed for every edit: in a bulk
 /// transaction that parsing was about a seventh of each edit's instructions (callgrind).
 /// GRDB tracks raw savepoint statements itself, so transaction observers see the same events.
 enum EditSavepoint {
-    static func run<T>(_ db: Database, _ body: () throws -> T) throws -> T {
+    static func run<T>(_ db: Database, on writer: WriterStatements, _ body: () throws -> T) throws -> T {
         guard db.isInsideTransaction else {
             // Outside a transaction GRDB opens an immediate transaction rather than a top-level savepoint.
             var result: T?
@@ -18,19 +18,19 @@ enum EditSavepoint {
             }
             return result!
         }
-        try db.cachedStatement(sql: "SAVEPOINT offline_store_edit").execute()
+        try writer.statement(.savepoint, in: db).execute()
         let result: T
         do {
             result = try body()
         } catch {
             // Roll back to the savepoint, then leave it; the edit's own error is what the caller sees.
             do {
-                try db.cachedStatement(sql: "ROLLBACK TRANSACTION TO SAVEPOINT offline_store_edit").execute()
-                try db.cachedStatement(sql: "RELEASE SAVEPOINT offline_store_edit").execute()
+                try writer.statement(.rollbackToSavepoint, in: db).execute()
+                try writer.statement(.releaseSavepoint, in: db).execute()
             } catch {}
             throw error
         }
-        try db.cachedStatement(sql: "RELEASE SAVEPOINT offline_store_edit").execute()
+        try writer.statement(.releaseSavepoint, in: db).execute()
         return result
     }
 }

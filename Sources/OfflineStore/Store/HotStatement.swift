@@ -15,23 +15,36 @@ struct HotStatement {
     private var handle: SQLiteStatement { statement.sqliteStatement }
     private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
-    /// A cached write statement, to bind and run with ``execute()``.
-    static func write(_ db: Database, sql: String) throws -> HotStatement { try HotStatement(db, sql: sql, write: true) }
+    /// A write statement, to bind and run with ``execute()``: the writer's own prepared
+    /// statement when `writer` is given (the local edit path), else the connection's GRDB
+    /// cached statement for the query's SQL.
+    static func write(_ db: Database, _ query: HotQuery, on writer: WriterStatements? = nil) throws -> HotStatement {
+        try HotStatement(db, query, writer: writer, write: true)
+    }
 
-    /// A cached read statement, to bind and step with ``first(_:)``.
-    static func read(_ db: Database, sql: String) throws -> HotStatement { try HotStatement(db, sql: sql, write: false) }
+    /// A read statement, to bind and step with ``first(_:)``; `writer` as in ``write(_:_:on:)``.
+    static func read(_ db: Database, _ query: HotQuery, on writer: WriterStatements? = nil) throws -> HotStatement {
+        try HotStatement(db, query, writer: writer, write: false)
+    }
 
-    /// The connection's cached statement for `sql`, reset, with no bindings.
-    private init(_ db: Database, sql: String, write: Bool) throws {
-        statement = try db.cachedStatement(sql: sql)
-        // A failed earlier step makes the next reset report it; clear it before GRDB's own reset.
-        sqlite3_reset(statement.sqliteStatement)
-        if write {
-            // Marks GRDB's arguments as set (none), so that `execute()` keeps the bindings
-            // made below whatever an earlier user of the cached statement left behind.
-            statement.setUncheckedArguments([])
+    /// The statement, reset; every parameter must be bound before it runs.
+    private init(_ db: Database, _ query: HotQuery, writer: WriterStatements?, write: Bool) throws {
+        if let writer {
+            // Private to the writer's cache, which resets it: GRDB's arguments were marked set
+            // when it was prepared, and every run binds all its parameters again.
+            statement = try writer.statement(query, in: db)
         } else {
-            sqlite3_clear_bindings(statement.sqliteStatement)
+            statement = try db.cachedStatement(sql: query.sql)
+            sqlite3_reset(statement.sqliteStatement)
+            if write {
+                // Marks GRDB's arguments as set (none), so that `execute()` keeps the bindings
+                // made below whatever an earlier user of the cached statement left behind.
+                statement.setUncheckedArguments([])
+            } else {
+                sqlite3_clear_bindings(statement.sqliteStatement)
+            }
+        }
+        if !write {
             // A read stepped here bypasses GRDB, so a ValueObservation would not learn which
             // tables it depends on: tell it (a no-op unless an observation is recording).
             let statement = self.statement
@@ -40,9 +53,35 @@ struct HotStatement {
     }
 
     /// Binds text (or NULL) to the 1-based parameter `index`.
+    ///
+    /// Binds the string's own UTF-8 bytes with their length: passing a `String` where C wants
+    /// a `char *` makes Swift copy it into a new NUL-terminated array first (`utf8CString`).
     func bind(_ index: Int32, _ text: String?) throws {
         guard let text else { return try check(sqlite3_bind_null(handle, index)) }
-        try check(sqlite3_bind_text(handle, index, text, -1, HotStatement.transient))
+        let code = text.utf8.withContiguousStorageIfAvailable { bytes in
+            bindUTF8(index, UnsafeRawBufferPointer(bytes))
+        } ?? sqlite3_bind_text(handle, index, text, -1, HotStatement.transient)
+        try check(code)
+    }
+
+    /// Binds the compact JSON text of `value` (or NULL), written straight into a byte buffer:
+    /// the same text as ``JSONValue/serialized()`` without building a `String` from it.
+    func bindJSON(_ index: Int32, _ value: JSONValue?) throws {
+        guard let value else { return try check(sqlite3_bind_null(handle, index)) }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(256)
+        value.write(into: &bytes)
+        try check(bytes.withUnsafeBytes { bindUTF8(index, $0) })
+    }
+
+    /// Binds UTF-8 bytes as text; SQLite copies them (`SQLITE_TRANSIENT`).
+    private func bindUTF8(_ index: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32 {
+        // An empty buffer may have no address, and NULL would bind NULL rather than empty text.
+        guard let start = bytes.baseAddress, !bytes.isEmpty else {
+            return sqlite3_bind_text(handle, index, "", 0, HotStatement.transient)
+        }
+        return sqlite3_bind_text64(handle, index, start.assumingMemoryBound(to: CChar.self), sqlite3_uint64(bytes.count),
+                                   HotStatement.transient, UInt8(SQLITE_UTF8))
     }
 
     /// Binds an integer to the 1-based parameter `index`.

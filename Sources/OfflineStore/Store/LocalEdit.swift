@@ -20,21 +20,42 @@ enum LocalEdit: Sendable {
 
 extension ObjectStore {
     /// Applies an edit inside a write transaction: the object row and its queue entry
-    /// are written together or not at all. Returns the object after the edit
-    /// (nil after a delete).
-    ///
-    /// The edit runs in a savepoint, so a failed edit leaves nothing behind even when
-    /// the caller (a ``LocalTransaction`` block) catches the error and commits the rest.
-    func apply(_ edit: LocalEdit, to collection: CollectionDescriptor, in db: Database) throws -> StoredObject? {
-        try EditSavepoint.run(db) {
-            let sizeBefore = try sizeBeforeWrite(db)
-            let result = try applyInSavepoint(edit, to: collection, in: db)
-            try enforceStoreSize(db, before: sizeBefore)
-            return result
+    /// are written together or not at all (see ``EditIsolation``). Returns the object as
+    /// the app now sees it (nil after a delete): callers that discard it pay for no ``StoredObject``.
+    func apply(_ edit: LocalEdit, to collection: CollectionDescriptor, in db: Database,
+               isolation: EditIsolation) throws -> JSONValue? {
+        switch isolation {
+        case .ownTransaction:
+            return try applyWithinSizeLimit(edit, to: collection, in: db, latch: nil)
+        case .shared(let latch):
+            try latch.check()
+            return try applyWithinSizeLimit(edit, to: collection, in: db, latch: latch)
+        case .savepoint:
+            return try EditSavepoint.run(db, on: writerStatements) {
+                try applyWithinSizeLimit(edit, to: collection, in: db, latch: nil)
+            }
         }
     }
 
-    private func applyInSavepoint(_ edit: LocalEdit, to collection: CollectionDescriptor, in db: Database) throws -> StoredObject? {
+    private func applyWithinSizeLimit(_ edit: LocalEdit, to collection: CollectionDescriptor, in db: Database,
+                                      latch: RollbackLatch?) throws -> JSONValue? {
+        let sizeBefore = try sizeBeforeWrite(db)
+        let result = try applyEdit(edit, to: collection, in: db, latch: latch)
+        // After the writes: a refusal here must undo them too.
+        try guarding(latch) { try enforceStoreSize(db, before: sizeBefore) }
+        return result
+    }
+
+    /// Runs an edit's writes, tripping `latch` (when there is one) if they fail.
+    private func guarding<T>(_ latch: RollbackLatch?, _ writes: () throws -> T) throws -> T {
+        guard let latch else { return try writes() }
+        return try latch.guarding(writes)
+    }
+
+    /// Checks the edit, decides its queue step, then writes: nothing is written before
+    /// every check has passed (see ``EditIsolation``).
+    private func applyEdit(_ edit: LocalEdit, to collection: CollectionDescriptor, in db: Database,
+                           latch: RollbackLatch?) throws -> JSONValue? {
         let now = configuration.now()
         let id: String
         switch edit {
@@ -42,7 +63,7 @@ extension ObjectStore {
         case .replace(let i, _), .patch(let i, _), .destroy(let i): id = i
         }
         try ObjectValidation.validateID(id, backend: collection.isLocalOnly ? nil : backend)
-        let row = try ObjectRow.fetch(db, collection: collection.name, id: id)
+        let row = try ObjectRow.fetch(db, collection: collection.name, id: id, on: writerStatements)
 
         // The new effective value, or nil for a delete.
         let newValue: [String: JSONValue]?
@@ -76,7 +97,10 @@ extension ObjectStore {
         }
         if let newValue { try collection.validate(newValue) }
 
-        if collection.isLocalOnly { return try applyLocalOnly(row: row, collection: collection.name, id: id, value: newValue, db: db) }
+        if collection.isLocalOnly {
+            return try guarding(latch) { try applyLocalOnly(row: row, collection: collection.name, id: id, value: newValue, db: db) }
+        }
+        let step = try ObjectStore.queueStep(db, collection: collection.name, id: id, kind: kind, on: writerStatements)
 
         // A create over a local tombstone is queued as a create: coalesced with the
         // pending delete it becomes an update (delete + create → update).
@@ -84,21 +108,25 @@ extension ObjectStore {
         object.beginLocalEdit()
         object.local = newValue.map(JSONValue.object)
         object.deriveState()
-        try object.save(db)
-        try configuration.faults.afterObjectWrite?(collection.name, id)
 
-        let result = try ObjectStore.enqueue(db, row: object, kind: kind, now: now)
-        if case .cancelled = result, object.persistent == nil, object.serverVersion == nil,
-           try QueueTable.latest(db, collection: collection.name, id: id) == nil {
-            try object.delete(db)
-            return nil
+        // Every check is done: from here on only SQLite (or an injected fault) can fail.
+        return try guarding(latch) {
+            try object.save(db, on: writerStatements)
+            try configuration.faults.afterObjectWrite?(collection.name, id)
+            try ObjectStore.record(step, of: object, kind: kind, now: now, in: db, on: writerStatements)
+            if step.cancels, object.persistent == nil, object.serverVersion == nil,
+               try QueueTable.latest(db, collection: collection.name, id: id) == nil {
+                try object.delete(db)
+                return nil
+            }
+            // Dirty after the edit: what the app sees is the local copy (nil for a delete).
+            return object.local
         }
-        return newValue == nil ? nil : object.publicObject
     }
 
     /// Local-only collections have no server: edits commit straight to the stored copy.
     private func applyLocalOnly(row: ObjectRow?, collection: String, id: String,
-                                value: [String: JSONValue]?, db: Database) throws -> StoredObject? {
+                                value: [String: JSONValue]?, db: Database) throws -> JSONValue? {
         var object = row ?? ObjectRow(collection: collection, id: id)
         guard let value else {
             try object.delete(db)
@@ -106,8 +134,8 @@ extension ObjectStore {
         }
         object.persistent = .object(value)
         object.state = .synced
-        try object.save(db)
+        try object.save(db, on: writerStatements)
         try configuration.faults.afterObjectWrite?(collection, id)
-        return object.publicObject
+        return object.publicObject.value
     }
 }

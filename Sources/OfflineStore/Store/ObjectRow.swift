@@ -90,8 +90,9 @@ struct ObjectRow: Sendable {
         deriveState()
     }
 
-    static func fetch(_ db: Database, collection: String, id: String) throws -> ObjectRow? {
-        let statement = try HotStatement.read(db, sql: "SELECT \(columns) FROM objects WHERE collection = ? AND id = ?")
+    /// The stored row, or nil; `writer` is the store's writer cache on the local edit path.
+    static func fetch(_ db: Database, collection: String, id: String, on writer: WriterStatements? = nil) throws -> ObjectRow? {
+        let statement = try HotStatement.read(db, .fetchObject, on: writer)
         try statement.bind(1, collection)
         try statement.bind(2, id)
         return try statement.first { try ObjectRow(row: $0) }
@@ -117,19 +118,15 @@ struct ObjectRow: Sendable {
         localRev = row.int(9)
     }
 
-    func save(_ db: Database) throws {
-        let statement = try HotStatement.write(db, sql: """
-            INSERT INTO objects(\(ObjectRow.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            ON CONFLICT(collection, id) DO UPDATE SET persistent = excluded.persistent, local = excluded.local,
-            dirty = excluded.dirty, base = excluded.base, base_version = excluded.base_version,
-            server_version = excluded.server_version, state = excluded.state, local_rev = excluded.local_rev
-            """)
+    /// Inserts or updates the row; `writer` is the store's writer cache on the local edit path.
+    func save(_ db: Database, on writer: WriterStatements? = nil) throws {
+        let statement = try HotStatement.write(db, .saveObject, on: writer)
         try statement.bind(1, collection)
         try statement.bind(2, id)
-        try statement.bind(3, persistent?.serialized())
-        try statement.bind(4, local?.serialized())
+        try statement.bindJSON(3, persistent)
+        try statement.bindJSON(4, local)
         try statement.bind(5, dirty ? 1 : 0 as Int64)
-        try statement.bind(6, base?.serialized())
+        try statement.bindJSON(6, base)
         try statement.bind(7, baseVersion)
         try statement.bind(8, serverVersion)
         try statement.bind(9, state.rawValue)

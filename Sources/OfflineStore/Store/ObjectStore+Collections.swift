@@ -25,6 +25,7 @@ extension ObjectStore {
             }
             for field in descriptor.fields ?? [] where field.isIndexed {
                 try db.execute(sql: FieldIndex.createSQL(for: field.name))
+                writerStatements.removeAll()  // the schema changed: prepare them again, as GRDB does its cache
             }
         }
         descriptors.withLock { $0[descriptor.name] = descriptor }

@@ -37,7 +37,7 @@ enum ObjectValidation {
             throw OfflineStoreError(.invalidJSON, "an object must be a JSON object, got \(value.typeName)")
         }
         switch members["id"] {
-        case nil, .null?: return UUID().lowercaseString
+        case nil, .null?: return UUID.random().lowercaseString
         case .string(let s)?: return s
         case let other?: throw OfflineStoreError(.invalidID, "an object's \"id\" must be a string, got \(other.typeName)")
         }

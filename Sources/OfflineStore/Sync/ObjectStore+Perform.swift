@@ -2,32 +2,33 @@ import GRDB
 
 extension ObjectStore {
     /// Runs an app edit under the write mode and update policy (SPEC §4); `alongside` runs in
-    /// the edit's transaction after the edit (e.g. a blob's row), so both commit or neither.
+    /// the edit's transaction after the edit (e.g. a blob's row), so both commit or neither
+    /// (it must let its errors escape: see ``writeEdit(_:_:)``).
     func perform(_ edit: LocalEdit, in name: String, policy override: UpdatePolicy?,
                  alongside: ((Database) throws -> Void)? = nil) async throws -> JSONValue? {
         let descriptor = try descriptor(of: name)
         let policy = effectiveUpdatePolicy(descriptor, override: override)
         let edit = try edit.withGeneratedID()
-        let commitLocally = { try self.write("saving \(name)/\(edit.objectID)") { db in
-            let result = try self.apply(edit, to: descriptor, in: db)
+        let commitLocally = { try self.writeEdit("saving \(name)/\(edit.objectID)") { db in
+            let result = try self.apply(edit, to: descriptor, in: db, isolation: .ownTransaction)
             try alongside?(db)
             return result
         } }
 
-        if descriptor.isLocalOnly { return try commitLocally()?.value }
+        if descriptor.isLocalOnly { return try commitLocally() }
         guard backend != nil, !isForcedOffline else {
             if policy == .updateIfOnline { throw Self.offlineError(name) }
-            return try commitLocally()?.value
+            return try commitLocally()
         }
         if configuration.writeMode == .deferred {
             if policy == .updateIfOnline, let error = Self.onlineOnlyError(await reachability(), collection: name) { throw error }
-            return try commitLocally()?.value
+            return try commitLocally()
         }
 
         // Immediate mode: commit locally (durable), then push the queue right away.
-        let (snapshot, writtenRev) = try write("saving \(name)/\(edit.objectID)") { db -> (ObjectSnapshot, Int64?) in
+        let (snapshot, writtenRev) = try writeEdit("saving \(name)/\(edit.objectID)") { db -> (ObjectSnapshot, Int64?) in
             let before = try ObjectSnapshot.take(db, collection: name, id: edit.objectID)
-            _ = try self.apply(edit, to: descriptor, in: db)
+            _ = try self.apply(edit, to: descriptor, in: db, isolation: .ownTransaction)
             try alongside?(db)
             return (before, try ObjectRow.fetch(db, collection: name, id: edit.objectID)?.localRev)
         }
@@ -102,7 +103,8 @@ extension LocalEdit {
 
 extension JSONValue {
     func settingID(_ id: String) -> JSONValue {
-        guard case .object(var o) = self else { return self }
+        // Setting an equal id would copy the members (they are shared with `self`).
+        guard case .object(var o) = self, o["id"] != .string(id) else { return self }
         o["id"] = .string(id)
         return .object(o)
     }

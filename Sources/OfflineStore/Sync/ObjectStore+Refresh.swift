@@ -92,16 +92,16 @@ extension ObjectStore {
         } while start < page.changes.count
     }
 
-    /// Applies one server change to the local store.
+    /// Applies one server change to the local store (inside a write: on the writer's statements).
     func applyRemoteChange(_ change: RemoteChange, to collection: CollectionDescriptor,
                            report: inout SyncReport, in db: Database) throws {
         let record = try change.record.map { JSONValue.object(try ObjectValidation.members(of: $0, id: change.id)) }
-        guard var row = try ObjectRow.fetch(db, collection: collection.name, id: change.id) else {
+        guard var row = try ObjectRow.fetch(db, collection: collection.name, id: change.id, on: writerStatements) else {
             guard let record else { return }  // a tombstone of an object we never had
             var row = ObjectRow(collection: collection.name, id: change.id)
             row.persistent = record
             row.serverVersion = change.version
-            try row.save(db)
+            try row.save(db, on: writerStatements)
             report.pulled += 1
             return
         }
@@ -113,11 +113,11 @@ extension ObjectStore {
         row.serverVersion = change.version
         report.pulled += 1
         guard hasLocalEdit else {
-            if record == nil { try row.delete(db) } else { try row.save(db) }
+            if record == nil { try row.delete(db) } else { try row.save(db, on: writerStatements) }
             return
         }
         if row.state == .conflicted || row.state == .failed {
-            try row.save(db)
+            try row.save(db, on: writerStatements)
             return
         }
         // Our own write whose answer was lost (ObjectStore+OwnWrites.swift) is no conflict.
@@ -127,7 +127,7 @@ extension ObjectStore {
         // edit stays queued and nothing conflicts (the resent delete gets 404, the create
         // `If-None-Match: *` succeeds over a tombstone).
         if record == nil, row.local == nil || (row.base == nil && row.baseVersion == nil) {
-            try row.save(db)
+            try row.save(db, on: writerStatements)
             return
         }
         report.count(try settleConflict(db, row: row, policy: collection.conflictPolicy))

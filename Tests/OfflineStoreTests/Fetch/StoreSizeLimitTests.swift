@@ -64,6 +64,23 @@ import Testing
         }
     }
 
+    /// `storeFull` can only be known after writing: on a limited store each edit of a
+    /// transaction keeps its savepoint, so a refused edit leaves nothing and the rest commits.
+    @Test func aStoreFullEditCaughtInATransactionLeavesTheRestToCommit() async throws {
+        try await withLimitedStore(headroom: 64 * 1024) { (store: ObjectStore) async throws in
+            try await store.transaction { tx in
+                try tx.create(["id": "small", "t": "ok"], in: "todos")
+                let error = #expect(throws: OfflineStoreError.self) {
+                    try tx.create(["id": "big", "t": Self.filler(200_000)], in: "todos")
+                }
+                #expect(error?.code == .storeFull)
+                try tx.create(["id": "after", "t": "ok"], in: "todos")
+            }
+            #expect(try store.collection("todos").object("big") == nil)
+            #expect(try store.queueEntries().map(\.objectID) == ["small", "after"])
+        }
+    }
+
     @Test func refreshStopsAtTheLimitWithWholePagesOnly() async throws {
         let server = InMemoryBackend(pageSize: 5)
         for i in 0..<40 { server.put(collection: "todos", id: String(format: "r%02d", i), record: ["t": Self.filler(3_000)]) }
