@@ -107,18 +107,7 @@ public final class ObjectStore: Sendable {
     // MARK: - Database access with typed errors
 
     func write<T>(_ action: String, _ body: (Database) throws -> T) throws -> T {
-        try ensureOpen()
-        var changes: [ObjectChange] = []
-        let result: T
-        do {
-            result = try pool.write { db in
-                let result = try body(db)
-                changes = try drainChangeLog(db)
-                return result
-            }
-        } catch { throw OfflineStoreError.storage(error, while: action) }
-        publish(changes)
-        return result
+        try writing(action, preparedTransaction: false, body)
     }
 
     /// A write of one app edit: like ``write(_:_:)``, but the transaction begins and commits
@@ -130,21 +119,36 @@ public final class ObjectStore: Sendable {
     /// against statements running after SQLite rolled a failed transaction back on its
     /// own is armed by `inTransaction` only. On an error the transaction rolls back whole.
     func writeEdit<T>(_ action: String, _ body: (Database) throws -> T) throws -> T {
+        try writing(action, preparedTransaction: true, body)
+    }
+
+    /// Runs `body` and the draining of its change log in one transaction (GRDB's, or begun
+    /// and committed with the writer's prepared statements), maps errors to typed storage
+    /// errors, and publishes the changes after the commit.
+    private func writing<T>(_ action: String, preparedTransaction: Bool, _ body: (Database) throws -> T) throws -> T {
         try ensureOpen()
         var changes: [ObjectChange] = []
+        func drained(_ db: Database) throws -> T {
+            let result = try body(db)
+            changes = try drainChangeLog(db)
+            return result
+        }
         let result: T
         do {
-            result = try pool.writeWithoutTransaction { db in
-                try writerStatements.statement(.beginImmediate, in: db).execute()
-                do {
-                    let result = try body(db)
-                    changes = try drainChangeLog(db)
-                    try writerStatements.statement(.commit, in: db).execute()
-                    return result
-                } catch {
-                    // As `inTransaction` does: roll back unless SQLite already did, throw the first error.
-                    try? db.rollback()
-                    throw error
+            if !preparedTransaction {
+                result = try pool.write(drained)
+            } else {
+                result = try pool.writeWithoutTransaction { db in
+                    try writerStatements.statement(.beginImmediate, in: db).execute()
+                    do {
+                        let result = try drained(db)
+                        try writerStatements.statement(.commit, in: db).execute()
+                        return result
+                    } catch {
+                        // As `inTransaction` does: roll back unless SQLite already did, throw the first error.
+                        try? db.rollback()
+                        throw error
+                    }
                 }
             }
         } catch { throw OfflineStoreError.storage(error, while: action) }

@@ -46,18 +46,7 @@ extension ObjectStore {
             }
         }
         try row.delete(db)
-        try db.execute(sql: "UPDATE queue SET object_id = ? WHERE collection = ? AND object_id = ?",
-                       arguments: [newID, collection, oldID])
-        try db.execute(sql: "DELETE FROM object_usage WHERE collection = ? AND id = ?", arguments: [collection, oldID])
-        try db.execute(sql: """
-            UPDATE OR IGNORE blobs SET object_id = ? WHERE collection = ? AND object_id = ?
-            """, arguments: [newID, collection, oldID])
-        try db.execute(sql: "DELETE FROM blobs WHERE collection = ? AND object_id = ?", arguments: [collection, oldID])
-        for (referencing, field) in referencingFields(of: collection) {
-            try Rekey.rewriteReferences(db, collection: referencing, field: field, from: oldID, to: newID)
-        }
-        try db.execute(sql: "INSERT OR REPLACE INTO id_aliases(collection, temporary_id, server_id) VALUES (?, ?, ?)",
-                       arguments: [collection, oldID, newID])
+        try moveKeyedRows(of: collection, from: oldID, to: newID, replacingTarget: false, in: db)
     }
 
     /// Whether `record` holds every field of `copy` with the same value (pure; nil copy: no).

@@ -43,21 +43,7 @@ extension ObjectStore {
         row.base = row.base.map { Rekey.replacing(field: "id", oldID, with: newID, in: $0) }
         row.persistent = row.persistent.map { Rekey.replacing(field: "id", oldID, with: newID, in: $0) }
         try row.save(db)
-        try db.execute(sql: "UPDATE queue SET object_id = ? WHERE collection = ? AND object_id = ?",
-                       arguments: [newID, collection, oldID])
-        // Rows keyed by the object id in other tables (usage/pinning, blobs) follow it.
-        try db.execute(sql: "DELETE FROM object_usage WHERE collection = ? AND id = ?", arguments: [collection, newID])
-        try db.execute(sql: "UPDATE object_usage SET id = ? WHERE collection = ? AND id = ?",
-                       arguments: [newID, collection, oldID])
-        try db.execute(sql: "DELETE FROM blobs WHERE collection = ? AND object_id = ?", arguments: [collection, newID])
-        try db.execute(sql: "UPDATE blobs SET object_id = ? WHERE collection = ? AND object_id = ?",
-                       arguments: [newID, collection, oldID])
-        try Rekey.rewritePayloads(db, collection: collection, objectID: newID, field: "id", from: oldID, to: newID)
-        for (referencing, field) in referencingFields(of: collection) {
-            try Rekey.rewriteReferences(db, collection: referencing, field: field, from: oldID, to: newID)
-        }
-        try db.execute(sql: "INSERT OR REPLACE INTO id_aliases(collection, temporary_id, server_id) VALUES (?, ?, ?)",
-                       arguments: [collection, oldID, newID])
+        try moveKeyedRows(of: collection, from: oldID, to: newID, replacingTarget: true, in: db)
         let moved = QueueEntry(
             seq: entry.seq, collection: collection, objectID: newID, kind: entry.kind, baseVersion: entry.baseVersion,
             idempotencyKey: entry.idempotencyKey, attempts: entry.attempts, lastError: entry.lastError,
@@ -66,6 +52,31 @@ extension ObjectStore {
         var operation = sent.operation
         operation.id = newID
         return SentEntry(entry: moved, operation: operation, sentRev: sent.sentRev)
+    }
+
+    /// Points everything else keyed by an object id from `oldID` to `newID`: queue entries
+    /// (and the `id` in their stored payloads), usage/pinning and blob rows, association
+    /// fields of other objects, and the id alias. `replacingTarget`: rows the target id
+    /// already has (a pulled copy being replaced) give way; otherwise they stay and the
+    /// moved object's rows they clash with are dropped.
+    func moveKeyedRows(of collection: String, from oldID: String, to newID: String, replacingTarget: Bool,
+                       in db: Database) throws {
+        try db.execute(sql: "UPDATE queue SET object_id = ? WHERE collection = ? AND object_id = ?",
+                       arguments: [newID, collection, oldID])
+        try Rekey.rewritePayloads(db, collection: collection, objectID: newID, field: "id", from: oldID, to: newID)
+        for (table, column) in [("object_usage", "id"), ("blobs", "object_id")] {
+            if replacingTarget {
+                try db.execute(sql: "DELETE FROM \(table) WHERE collection = ? AND \(column) = ?", arguments: [collection, newID])
+            }
+            try db.execute(sql: "UPDATE OR IGNORE \(table) SET \(column) = ? WHERE collection = ? AND \(column) = ?",
+                           arguments: [newID, collection, oldID])
+            try db.execute(sql: "DELETE FROM \(table) WHERE collection = ? AND \(column) = ?", arguments: [collection, oldID])
+        }
+        for (referencing, field) in referencingFields(of: collection) {
+            try Rekey.rewriteReferences(db, collection: referencing, field: field, from: oldID, to: newID)
+        }
+        try db.execute(sql: "INSERT OR REPLACE INTO id_aliases(collection, temporary_id, server_id) VALUES (?, ?, ?)",
+                       arguments: [collection, oldID, newID])
     }
 
     /// The id the server assigned to an object created under `id`, or `id` itself when it was never re-keyed.

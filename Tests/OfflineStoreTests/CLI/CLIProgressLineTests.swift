@@ -10,11 +10,7 @@ struct CLIProgressLineTests {
             let store = try await workspace.store().initialise()
             for n in 1...3 { try await store.expect(0, "create", "todos", #"{"n":\#(n)}"#, "--id", "p\(n)") }
             let command = try [CLIBinary.url().path, "sync", "--store", store.path].map { "'\($0)'" }.joined(separator: " ")
-            var environment = ProcessInfo.processInfo.environment
-            environment["OFFLINE_STORE"] = nil
-            environment["CLI_PASSWORD"] = "secret"
-            let run = try CLIProcess(["-qec", command, "/dev/null"], environment: environment, directory: workspace.directory.url,
-                                     executable: URL(fileURLWithPath: "/usr/bin/script"))
+            let run = try workspace.start(["-qec", command, "/dev/null"], executable: URL(fileURLWithPath: "/usr/bin/script"))
             let terminal = try await run.finish()
 
             #expect(terminal.status == 0, "\(terminal)")

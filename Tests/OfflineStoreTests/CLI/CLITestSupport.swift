@@ -64,13 +64,14 @@ struct CLIWorkspace: Sendable {
         try await start(arguments, environment: extra).finish()
     }
 
-    /// Starts the CLI; the environment is the test's, without `OFFLINE_STORE`, plus `extra`.
-    func start(_ arguments: [String], environment extra: [String: String] = [:]) throws -> CLIProcess {
+    /// Starts the CLI (or `executable`, e.g. a wrapper around it); the environment is the
+    /// test's, without `OFFLINE_STORE`, plus `extra`.
+    func start(_ arguments: [String], environment extra: [String: String] = [:], executable: URL? = nil) throws -> CLIProcess {
         var environment = ProcessInfo.processInfo.environment
         environment["OFFLINE_STORE"] = nil
         environment["CLI_PASSWORD"] = "secret"
         environment.merge(extra) { _, new in new }
-        return try CLIProcess(arguments, environment: environment, directory: directory.url)
+        return try CLIProcess(arguments, environment: environment, directory: directory.url, executable: executable)
     }
 }
 

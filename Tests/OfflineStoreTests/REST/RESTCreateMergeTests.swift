@@ -12,6 +12,13 @@ struct RESTCreateMergeTests {
     let collections = [CollectionDescriptor("customers"), CollectionDescriptor("orders"), CollectionDescriptor("products")]
     let deferred = ObjectStore.Configuration.with { $0.writeMode = .deferred }
 
+    /// Runs `body` with a deferred store on the Rails app, through a wire that can lose answers.
+    func withRailsStore(_ body: (ObjectStore, WireFaultTransport) async throws -> Void) async throws {
+        let wire = RailsServer.wire()
+        try await withTemporaryStore(configuration: deferred, backend: try RailsServer.backend(transport: wire),
+                                     collections: collections) { store in try await body(store, wire) }
+    }
+
     /// Creates a customer offline and loses the create's answer; returns the temporary id
     /// and the id Rails gave the record.
     func lostCreate(_ store: ObjectStore, wire: WireFaultTransport, name: String) async throws -> (temporary: String, id: String) {
@@ -38,9 +45,7 @@ struct RESTCreateMergeTests {
     }
 
     @Test func aRefreshTakesTheRecordAnUnansweredCreateMadeAsItsAnswer() async throws {
-        let wire = RailsServer.wire()
-        try await withTemporaryStore(configuration: deferred, backend: try RailsServer.backend(transport: wire),
-                                     collections: collections) { store in
+        try await withRailsStore { store, wire in
             let name = RailsServer.uniqueName("adopt")
             let (temporary, id) = try await lostCreate(store, wire: wire, name: name)
             try await store.collection("customers").patch(temporary, ["email": "later@x.invalid"])
@@ -65,9 +70,7 @@ struct RESTCreateMergeTests {
     }
 
     @Test func anEditOfThePulledCopyIsKeptAndTheQueueMovesOn() async throws {
-        let wire = RailsServer.wire()
-        try await withTemporaryStore(configuration: deferred, backend: try RailsServer.backend(transport: wire),
-                                     collections: collections) { store in
+        try await withRailsStore { store, wire in
             let name = RailsServer.uniqueName("merge")
             let (temporary, pulled) = try await twoCopies(store, wire: wire, name: name)
             try await store.collection("customers").patch(pulled, ["email": "edited@x.invalid"])
@@ -86,9 +89,7 @@ struct RESTCreateMergeTests {
     }
 
     @Test func editsOfBothCopiesAreMergedAndTheLaterEditWinsAClash() async throws {
-        let wire = RailsServer.wire()
-        try await withTemporaryStore(configuration: deferred, backend: try RailsServer.backend(transport: wire),
-                                     collections: collections) { store in
+        try await withRailsStore { store, wire in
             let name = RailsServer.uniqueName("merge")
             let (temporary, pulled) = try await twoCopies(store, wire: wire, name: name)
             let customers = store.collection("customers")
@@ -110,9 +111,7 @@ struct RESTCreateMergeTests {
     }
 
     @Test func anEditMadeWhileTheCreatesAnswerWasLostReachesTheServer() async throws {
-        let wire = RailsServer.wire()
-        try await withTemporaryStore(configuration: deferred, backend: try RailsServer.backend(transport: wire),
-                                     collections: collections) { store in
+        try await withRailsStore { store, wire in
             let name = RailsServer.uniqueName("replay")
             let (temporary, _) = try await lostCreate(store, wire: wire, name: name)
             try await store.collection("customers").patch(temporary, ["email": "edited@x.invalid"])
@@ -139,9 +138,7 @@ struct RESTCreateMergeTests {
 
     @Test(arguments: [false, true])
     func aCreateWhoseRecordWasDeletedMeanwhileIsRemovedOrConflicts(editedSince: Bool) async throws {
-        let wire = RailsServer.wire()
-        try await withTemporaryStore(configuration: deferred, backend: try RailsServer.backend(transport: wire),
-                                     collections: collections) { store in
+        try await withRailsStore { store, wire in
             let customers = store.collection("customers")
             let (temporary, id) = try await lostCreateDeletedElsewhere(store, wire: wire)
             if editedSince { try await customers.patch(temporary, ["email": "kept@x.invalid"]) }
