@@ -81,7 +81,7 @@ struct ObjectStoreLocalAPITests {
     }
 
     static let badIDs: [String] = [
-        "", String(repeating: "x", count: 257), String(repeating: "é", count: 129), "a\nb", "tab\there", "nul\u{0}",
+        "", "a\nb", "tab\there", "nul\u{0}",
         "\u{7F}", "\u{1B}[31m",
     ]
 
@@ -107,10 +107,12 @@ struct ObjectStoreLocalAPITests {
         }
     }
 
-    @Test func idsUpToTheLimitAreAccepted() async throws {
+    /// The store sets no length limit of its own (the backend's rules decide; see
+    /// Docs/Backends.md, "Object ids"): a store without a backend takes any length.
+    @Test func idsOfAnyLengthAndTextAreAccepted() async throws {
         try await withTemporaryStore(collections: Self.collections) { store async throws in
             let todos = store.collection("todos")
-            for id in [String(repeating: "x", count: 256), String(repeating: "é", count: 128), "😀", " ", "'; DROP TABLE objects; --"] {
+            for id in [String(repeating: "x", count: 10_000), String(repeating: "é", count: 129), "😀", " ", "'; DROP TABLE objects; --"] {
                 try await todos.create(["id": .string(id)])
                 #expect(try todos.find(id)?["id"] == .string(id))
             }

@@ -9,6 +9,15 @@ public protocol Backend: Sendable {
     /// - Throws: ``OfflineStoreError/Code/invalidID`` naming the rule.
     func validate(id: String) throws
 
+    /// Checks an id against the rules of one collection on the server, at edit time.
+    ///
+    /// The store calls this one; the default implementation calls ``validate(id:)``.
+    /// Backends whose rules differ per collection (a REST resource's id pattern) implement it.
+    /// Whatever a backend's pull can deliver must pass, so that the app can edit and delete it.
+    ///
+    /// - Throws: ``OfflineStoreError/Code/invalidID`` naming the rule.
+    func validate(id: String, in collection: String) throws
+
     /// What the server can do (batch size); may ask the server once and cache it.
     ///
     /// - Throws: a transport or server error (``OfflineStoreError``).

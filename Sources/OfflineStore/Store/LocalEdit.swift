@@ -62,7 +62,7 @@ extension ObjectStore {
         case .create(let v), .save(let v): id = try ObjectValidation.newID(for: v)
         case .replace(let i, _), .patch(let i, _), .destroy(let i): id = i
         }
-        try ObjectValidation.validateID(id, backend: collection.isLocalOnly ? nil : backend)
+        try ObjectValidation.validateID(id, collection: collection.name, backend: collection.isLocalOnly ? nil : backend)
         let row = try ObjectRow.fetch(db, collection: collection.name, id: id, on: writerStatements)
 
         // The new effective value, or nil for a delete.

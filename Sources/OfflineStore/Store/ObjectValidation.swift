@@ -2,18 +2,20 @@ import Foundation
 
 /// Checks of ids and objects that every edit passes before anything is written.
 enum ObjectValidation {
-    /// The longest id accepted, in UTF-8 bytes.
-    static let maximumIDLength = 256
-
-    static func validateID(_ id: String, backend: (any Backend)?) throws {
+    /// Checks an id before an edit writes anything.
+    ///
+    /// The store's own rules are only those that protect it: an id is not empty and holds
+    /// no control characters (they would corrupt the CLI's line output and logs). Ids are
+    /// always bound as SQL parameters, percent-encoded as one URL path segment, and never
+    /// used as file names, so no length limit is needed here: the length and alphabet are
+    /// the backend's rules (``Backend/validate(id:in:)``), so that every id the store pulled
+    /// from the server can be edited and deleted. Local-only collections pass no backend.
+    static func validateID(_ id: String, collection: String, backend: (any Backend)?) throws {
         guard !id.isEmpty else { throw OfflineStoreError(.invalidID, "an object id must not be empty") }
-        guard id.utf8.count <= maximumIDLength else {
-            throw OfflineStoreError(.invalidID, "an object id must be at most \(maximumIDLength) bytes, got \(id.utf8.count)")
-        }
         guard !id.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
             throw OfflineStoreError(.invalidID, "an object id must not contain control characters")
         }
-        try backend?.validate(id: id)
+        try backend?.validate(id: id, in: collection)
     }
 
     /// The object's members, with its `id` checked against (or set to) `id`; a `null`

@@ -112,6 +112,7 @@ final class PageHookBackend: Backend {
     init(base: any Backend) { self.base = base }
     func beforeNextPage(_ hook: @escaping @Sendable () async -> Void) { hooks.withLock { $0.append(hook) } }
     func validate(id: String) throws { try base.validate(id: id) }
+    func validate(id: String, in collection: String) throws { try base.validate(id: id, in: collection) }
     func capabilities() async throws -> BackendCapabilities { try await base.capabilities() }
     func prepare(collection: String) async throws { try await base.prepare(collection: collection) }
     func push(_ operations: [PushOperation], collection: String) async throws -> [PushOutcome] {

@@ -24,8 +24,22 @@ public final class RESTBackend: Backend, Sendable {
         self.transport = transport
     }
 
-    /// Accepts every id the store accepts: server-assigned ids replace temporary ones at push time.
+    /// Accepts every id the store accepts: the rules are per resource
+    /// (``validate(id:in:)``).
     public func validate(id: String) throws {}
+
+    /// Checks an id against the collection's ``RESTResource/idPattern``, when it has one.
+    ///
+    /// Ids of resources whose ids the server assigns are temporary and never sent, so
+    /// any id passes there.
+    ///
+    /// - Throws: ``OfflineStoreError/Code/invalidID`` naming the pattern;
+    ///   ``OfflineStoreError/Code/configuration`` when the pattern is not a valid expression.
+    public func validate(id: String, in collection: String) throws {
+        guard let resource = configuration.resources[collection], case .client = resource.ids,
+              let pattern = resource.idPattern else { return }
+        try RESTIDPattern.check(id, against: pattern, collection: collection)
+    }
 
     /// One request per operation; ``Configuration/maxBatchSize`` operations per push call.
     public func capabilities() async throws -> BackendCapabilities {

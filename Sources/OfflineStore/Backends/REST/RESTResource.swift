@@ -34,6 +34,13 @@ public struct RESTResource: Sendable {
     public var versionField: String?
     /// Who assigns ids: the server (POST answers the id; the object is re-keyed) or the client.
     public var ids: IDAssignment
+    /// A regular expression (ICU syntax, as `NSRegularExpression` reads it) that every id the
+    /// app chooses for this resource must match as a whole, e.g. `[0-9]+` for integer keys;
+    /// nil accepts any non-empty id without control characters (ids are percent-encoded as
+    /// one path segment, so any text is safe on the wire). Checked at edit time, before
+    /// anything is written; temporary ids of server-assigned resources are exempt
+    /// (they are never sent).
+    public var idPattern: String?
     /// Fields that reference objects of other collections, local field → collection
     /// (RhoConnect `associations`): sent after the referenced create, re-keyed with it.
     public var associations: [String: String]
