@@ -26,7 +26,7 @@ public final class ObjectStore: Sendable {
     let pool: DatabasePool
     let descriptors: Mutex<[String: CollectionDescriptor]>
     let state: Mutex<RuntimeState>
-    let flushLock = AsyncLock()
+    let flushLock: SyncLock
     let runtime = StoreRuntime()
     /// The local edit path's statements, prepared once on the writer connection.
     let writerStatements = WriterStatements()
@@ -48,6 +48,7 @@ public final class ObjectStore: Sendable {
         self.path = path
         self.configuration = configuration
         self.backend = backend
+        self.flushLock = SyncLock(storePath: path)
         if !FileManager.default.fileExists(atPath: path) {
             _ = FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
         }
