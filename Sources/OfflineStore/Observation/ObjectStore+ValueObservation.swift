@@ -16,6 +16,7 @@ extension ObjectStore {
     public func observePendingCount() -> AsyncValueObservation<Int> {
         ValueObservation.tracking { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM queue") ?? 0 }
             .removeDuplicates()
+            .seeingOtherProcesses(of: self)
             .values(in: pool)
     }
 
@@ -25,7 +26,21 @@ extension ObjectStore {
         _ fetch: @escaping @Sendable (Database) throws -> Value
     ) -> AsyncValueObservation<Value> {
         installChangeLog()
-        return ValueObservation.tracking(fetch).removeDuplicates().values(in: pool)
+        return ValueObservation.tracking(fetch).removeDuplicates().seeingOtherProcesses(of: self).values(in: pool)
+    }
+}
+
+extension ValueObservation {
+    /// The observation, fetching again when another process commits to the store's file
+    /// (``ExternalChangeWatcher``); its start and end are counted so polling runs only
+    /// while some observation does.
+    func seeingOtherProcesses(of store: ObjectStore) -> ValueObservation<ValueReducers.Trace<Reducer>> {
+        let watcher = store.runtime.externalChanges
+        let pool = store.pool, interval = store.configuration.externalChangeInterval, logger = store.configuration.logger
+        return handleEvents(
+            willStart: { watcher.observationStarted(pool: pool, interval: interval) { logger.debug("\($0)") } },
+            didFail: { _ in watcher.observationEnded(interval: interval) },
+            didCancel: { watcher.observationEnded(interval: interval) })
     }
 }
 

@@ -13,6 +13,8 @@ final class StoreRuntime: Sendable {
     let valueObservers = Mutex(0)
     /// Whether the change-log triggers are installed on the writer connection.
     let changeLogInstalled = Mutex(false)
+    /// Polls for other processes' writes while observations run.
+    let externalChanges = ExternalChangeWatcher()
     /// Entries the error handler chose to retry: sent again by the next flush, not this one.
     let deferredRetries = Mutex(Set<Int64>())
 

@@ -30,6 +30,12 @@ extension ObjectStore {
         /// Decides automatically what to do with an entry the server rejects, during the
         /// flush (see ``FailedEntryHandler``). Default nil: failed entries wait for the app.
         public var failedEntryHandler: FailedEntryHandler?
+        /// How often, while an observation runs, the store looks for writes that other
+        /// processes committed to its file (an app extension, a scheduled
+        /// `offline-store sync`), so observed queries see them too; nil: never (only this
+        /// process's writes are observed). Default: 250 ms. One `PRAGMA data_version` per
+        /// interval; nothing polls while no observation runs.
+        public var externalChangeInterval: Duration? = .milliseconds(250)
         /// Test hooks for fault injection; not for production use.
         @_spi(Testing) public var faults = FaultInjection()
 

@@ -1,0 +1,71 @@
+import Foundation
+import GRDB
+
+/// Makes the store's observations see writes committed by other processes on the same
+/// file (an app extension, `offline-store update`), which GRDB's observation cannot see
+/// by itself: it learns of changes from the writes of its own connection.
+///
+/// While at least one observation runs, a task reads `PRAGMA data_version` on the writer
+/// connection every ``ObjectStore/Configuration/externalChangeInterval``. SQLite changes
+/// that number on a connection exactly when *another* connection committed; in this
+/// process only the writer writes, so a change means another process (or another store
+/// instance on the file) wrote. Then every observation of the store fetches again, and
+/// those whose value did not change yield nothing (they remove duplicates). With no
+/// observation running, nothing polls.
+final class ExternalChangeWatcher: @unchecked Sendable {
+    // @unchecked: `observers` and `task` are only read and written under `lock`.
+    private let lock = NSLock()
+    private var observers = 0
+    private var task: Task<Void, Never>?
+
+    /// One more observation runs; the first one starts the polling task.
+    func observationStarted(pool: DatabasePool, interval: Duration?, logger: @escaping @Sendable (String) -> Void) {
+        guard let interval else { return }
+        lock.lock()
+        defer { lock.unlock() }
+        observers += 1
+        guard observers == 1 else { return }
+        task = Task.detached { await Self.poll(pool: pool, every: interval, logger: logger) }
+    }
+
+    /// One observation ended; the last one stops the polling task.
+    func observationEnded(interval: Duration?) {
+        guard interval != nil else { return }
+        lock.lock()
+        defer { lock.unlock() }
+        observers = max(0, observers - 1)
+        guard observers == 0 else { return }
+        task?.cancel()
+        task = nil
+    }
+
+    /// Whether the polling task runs (for tests).
+    var isPolling: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return task != nil
+    }
+
+    private static func poll(pool: DatabasePool, every interval: Duration, logger: @Sendable (String) -> Void) async {
+        do {
+            var seen = try await dataVersion(pool)
+            while true {
+                try await Task.sleep(for: interval)
+                let now = try await dataVersion(pool)
+                guard now != seen else { continue }
+                seen = now
+                try await pool.write { db in try db.notifyChanges(in: .fullDatabase) }
+            }
+        } catch is CancellationError {
+            return
+        } catch {
+            // The store was closed, or the file became unreadable: observations report
+            // their own errors; this only stops looking for other processes' writes.
+            logger("stopped watching for other processes' writes: \(error)")
+        }
+    }
+
+    private static func dataVersion(_ pool: DatabasePool) async throws -> Int {
+        try await pool.writeWithoutTransaction { db in try Int.fetchOne(db, sql: "PRAGMA data_version") ?? 0 }
+    }
+}
