@@ -185,6 +185,9 @@ final class CLIProcess: @unchecked Sendable {
         }.start()
     }
 
+    /// The process's pid.
+    var processIdentifier: Int32 { process.processIdentifier }
+
     /// Sends a signal to the process.
     func send(_ signal: Int32) {
         _ = kill(process.processIdentifier, signal)
