@@ -33,14 +33,27 @@ extension OfflineStoreCommand.CollectionGroup {
         @Flag(help: "Never sync this collection: its objects stay on this machine.")
         var localOnly = false
 
-        mutating func execute() async throws {
-            if !localOnly, !OfflineStoreCommand.Init.isKintoName(name) {
+        /// A synced collection must exist on the server's side: a valid Kinto name, or a
+        /// resource in the REST resources file.
+        static func checkSynced(_ name: String, settings: CLISettings?) throws {
+            if settings?.backend == .rest {
+                let known = settings?.resources?["resources"]?.objectValue?.keys.sorted() ?? []
+                guard known.contains(name) else {
+                    throw CLIError("collection '\(name)' has no resource in the store's REST resources file "
+                        + "(it has: \(known.joined(separator: ", "))); add it there and run `init --force`, or use --local-only")
+                }
+            } else if !OfflineStoreCommand.Init.isKintoName(name) {
                 throw CLIError("collection name '\(name)' is not valid on Kinto: ASCII letters, digits, '_' and '-', "
                     + "starting with a letter or digit (or add it with --local-only)")
             }
+        }
+
+        mutating func execute() async throws {
             let descriptor = CollectionDescriptor(
                 name, localOnly: localOnly, updatePolicy: updatePolicy?.policy, conflictPolicy: conflictPolicy.policy)
+            let (name, localOnly) = (name, localOnly)
             try await StoreSession.with(global, server: .never) { session in
+                if !localOnly { try Self.checkSynced(name, settings: session.settings) }
                 try session.store.register(descriptor)
                 Output.line(Shape.collection(try session.store.descriptor(of: descriptor.name)))
             }

@@ -10,6 +10,9 @@ extension OfflineStoreCommand {
                 Records the server, backend, bucket, user and the NAME of the environment variable \
                 that holds the secret (never the secret itself) in the store file. The secret is read \
                 from that variable whenever a command talks to the server. Nothing is sent to the server.
+                With --backend rest, --resources names a JSON file describing the server's resources \
+                (routes, wrapping, keys, ids, paging; see Docs/CLI.md); its content is checked and \
+                recorded in the store, and --bucket is not used.
                 Prints the recorded settings.
                 """)
 
@@ -23,6 +26,9 @@ extension OfflineStoreCommand {
 
         @Option(help: ArgumentHelp("The Kinto bucket holding the collections.", valueName: "name"))
         var bucket: String = "offline-store"
+
+        @Option(help: ArgumentHelp("With --backend rest: the JSON file describing the server's resources.", valueName: "file"))
+        var resources: String?
 
         @Option(help: ArgumentHelp("The user for HTTP basic auth (with --password-env).", valueName: "name"))
         var user: String?
@@ -50,6 +56,12 @@ extension OfflineStoreCommand {
             if url.user != nil || url.password != nil {
                 throw ValidationError("--server must not carry credentials: use --user with --password-env, or --token-env")
             }
+            switch backend {
+            case .rest:
+                guard resources != nil else { throw ValidationError("--backend rest needs --resources FILE") }
+            case .kinto:
+                guard resources == nil else { throw ValidationError("--resources goes with --backend rest") }
+            }
             guard Self.isKintoName(bucket) else {
                 throw ValidationError("--bucket '\(bucket)' is not a valid Kinto name: ASCII letters, digits, '_' "
                     + "and '-', starting with a letter or digit")
@@ -67,9 +79,25 @@ extension OfflineStoreCommand {
 
         mutating func execute() async throws {
             let path = global.path
-            let settings = CLISettings(
-                server: URL(string: server)!, bucket: bucket, user: user, passwordVariable: passwordEnv,
+            guard let serverURL = URL(string: server) else { throw CLIError.usage("--server is not a URL: \(server)") }
+            var settings = CLISettings(
+                server: serverURL, backend: backend, bucket: bucket, user: user, passwordVariable: passwordEnv,
                 tokenVariable: tokenEnv, writeMode: deferred ? .deferred : .immediate, sharedBucket: sharedBucket)
+            if let resources {
+                let url = URL(fileURLWithPath: resources)
+                do {
+                    let data = try Data(contentsOf: url)
+                    let document = try JSONValue(parsing: data)
+                    _ = try RESTResourceFile(json: document)   // checked now, not at the first sync
+                    settings.resources = document
+                } catch let error as OfflineStoreError {
+                    throw CLIError.usage(error.message)
+                } catch let error as JSONError {
+                    throw CLIError.usage("--resources \(resources) is not valid JSON: \(error)")
+                } catch {
+                    throw CLIError.usage("cannot read --resources \(resources): \(error.localizedDescription)")
+                }
+            }
             let existed = FileManager.default.fileExists(atPath: path)
             let store = try ObjectStore(path: path)
             defer { try? store.close() }

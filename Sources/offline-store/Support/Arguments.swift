@@ -27,7 +27,10 @@ enum KeepArgument: String, ExpressibleByArgument, CaseIterable {
 
 /// `--backend kinto` (the only backend so far).
 enum BackendArgument: String, ExpressibleByArgument, CaseIterable {
+    /// Kinto's HTTP API (buckets, collections, records, batch).
     case kinto
+    /// A Rails-style REST API described by a resources file (`init --resources`).
+    case rest
 }
 
 extension SyncState: ExpressibleByArgument {}

@@ -15,6 +15,9 @@ struct CLISettings: Equatable {
     var tokenVariable: String?
     var writeMode: WriteMode
     var sharedBucket: Bool
+    /// With the REST backend: the resources document `init --resources` read (kept in the
+    /// store, so the store does not depend on the file afterwards).
+    var resources: JSONValue?
 
     /// The settings as stored and as `init` prints them.
     var json: JSONValue {
@@ -22,7 +25,7 @@ struct CLISettings: Equatable {
             "server": .string(server.absoluteString), "backend": .string(backend.rawValue), "bucket": .string(bucket),
             "user": Shape.optional(user), "passwordEnv": Shape.optional(passwordVariable),
             "tokenEnv": Shape.optional(tokenVariable), "writeMode": .string(writeMode.rawValue),
-            "sharedBucket": .bool(sharedBucket),
+            "sharedBucket": .bool(sharedBucket), "resources": resources ?? .null,
         ]
     }
 
@@ -46,6 +49,10 @@ extension CLISettings {
         self.tokenVariable = json["tokenEnv"]?.stringValue
         self.writeMode = writeMode
         self.sharedBucket = json["sharedBucket"]?.boolValue ?? false
+        self.resources = json["resources"].flatMap { $0 == .null ? nil : $0 }
+        if backend == .rest, resources == nil {
+            throw CLIError("the store's REST settings have no resources; run `offline-store init --force` again")
+        }
     }
 
     /// The settings stored in a store, or nil when `init` never ran on it.
@@ -88,9 +95,31 @@ extension CLISettings {
     }
 
     /// The backend these settings describe, with the secret read from the environment.
-    func makeBackend(environment: [String: String]) -> any Backend {
-        KintoBackend(configuration: .init(
-            serverURL: server, bucket: bucket, auth: auth(environment: environment),
-            shareBucketWithAuthenticatedUsers: sharedBucket))
+    ///
+    /// - Throws: ``CLIError`` when the recorded REST resources no longer parse.
+    func makeBackend(environment: [String: String]) throws -> any Backend {
+        switch backend {
+        case .kinto:
+            return KintoBackend(configuration: .init(
+                serverURL: server, bucket: bucket, auth: auth(environment: environment),
+                shareBucketWithAuthenticatedUsers: sharedBucket))
+        case .rest:
+            let file: RESTResourceFile
+            do { file = try RESTResourceFile(json: resources ?? .null) } catch let error as OfflineStoreError {
+                throw CLIError("the store's REST resources cannot be read (\(error.message)); run `offline-store init --force` again")
+            }
+            return RESTBackend(configuration: file.configuration(baseURL: server, headers: restHeaders(environment: environment)))
+        }
+    }
+
+    /// The `Authorization` header of a REST server, from the secret in the environment;
+    /// none when the secret is missing (the server's 401 then ends the command with exit 6).
+    func restHeaders(environment: [String: String]) -> [String: String] {
+        guard missingSecret(in: environment) == nil else { return [:] }
+        if let name = passwordVariable, let secret = environment[name] {
+            return ["Authorization": "Basic " + Data("\(user ?? ""):\(secret)".utf8).base64EncodedString()]
+        }
+        if let name = tokenVariable, let secret = environment[name] { return ["Authorization": "Bearer \(secret)"] }
+        return [:]
     }
 }

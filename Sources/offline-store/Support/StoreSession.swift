@@ -58,7 +58,7 @@ struct StoreSession {
         var configuration = ObjectStore.Configuration()
         configuration.writeMode = settings?.writeMode ?? .deferred
         let store = try ObjectStore(path: path, configuration: configuration,
-                                    backend: settings?.makeBackend(environment: environment))
+                                    backend: try settings?.makeBackend(environment: environment))
         return StoreSession(store: store, settings: settings)
     }
 
