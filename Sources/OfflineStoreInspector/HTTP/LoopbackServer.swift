@@ -58,7 +58,7 @@ public final class LoopbackServer: Sendable {
     }
 
     /// Starts accepting connections on a thread of its own; `handler` answers each request.
-    public func start(_ handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse) {
+    public func start(_ handler: @escaping @Sendable (InspectorRequest) -> InspectorResponse) {
         let thread = Thread { [self] in acceptLoop(handler) }
         thread.name = "inspector-accept"
         thread.start()
@@ -75,7 +75,7 @@ public final class LoopbackServer: Sendable {
         close(listener)
     }
 
-    private func acceptLoop(_ handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse) {
+    private func acceptLoop(_ handler: @escaping @Sendable (InspectorRequest) -> InspectorResponse) {
         while true {
             let connection = accept(listener, nil, nil)
             if connection < 0 {
@@ -120,7 +120,7 @@ private struct Connection {
     static let sendFlags: Int32 = 0
     #endif
 
-    func serve(_ handler: (HTTPRequest) -> HTTPResponse) {
+    func serve(_ handler: (InspectorRequest) -> InspectorResponse) {
         var timeout = timeval(tv_sec: LoopbackServer.ioTimeout, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
@@ -135,20 +135,20 @@ private struct Connection {
     }
 
     /// Reads the head up to the blank line, then `Content-Length` bytes of body.
-    private func read() throws -> HTTPRequest {
+    private func read() throws -> InspectorRequest {
         var buffer: [UInt8] = []
         let terminator: [UInt8] = [13, 10, 13, 10]
         var headEnd: Int?
         while headEnd == nil {
-            guard buffer.count <= HTTPRequest.Limits.head else {
-                throw HTTPParseError(431, "the request head is larger than \(HTTPRequest.Limits.head) bytes")
+            guard buffer.count <= InspectorRequest.Limits.head else {
+                throw HTTPParseError(431, "the request head is larger than \(InspectorRequest.Limits.head) bytes")
             }
             guard try receive(into: &buffer) else { throw HTTPParseError("the connection closed mid-request") }
             let from = max(0, buffer.count - 4096 - 3)
             if buffer.count >= 4, let found = search(terminator, in: buffer, from: from) { headEnd = found }
         }
         let end = headEnd!
-        var (request, length) = try HTTPRequest.parseHead(Array(buffer[..<end]))
+        var (request, length) = try InspectorRequest.parseHead(Array(buffer[..<end]))
         var body = Array(buffer[(end + 4)...])
         while body.count < length {
             guard try receive(into: &body) else { throw HTTPParseError("the connection closed mid-body") }
@@ -180,7 +180,7 @@ private struct Connection {
     }
 
     /// Writes the whole response, then closes the socket.
-    func respond(_ response: HTTPResponse) {
+    func respond(_ response: InspectorResponse) {
         let bytes = response.serialized
         var sent = 0
         while sent < bytes.count {

@@ -6,7 +6,7 @@ extension InspectorRouter {
     static let maxPageSize = 500
 
     /// `/api/overview`: the store, its server, the inspector's runs and every collection's counts.
-    func overview() throws -> HTTPResponse {
+    func overview() throws -> InspectorResponse {
         let store = context.store
         let collections = try store.collections().map { descriptor -> JSONValue in
             let counts = try store.collection(descriptor.name).stateCounts()
@@ -43,7 +43,7 @@ extension InspectorRouter {
     ///
     /// `q` matches ids containing the text; `field`/`value` an equal field (the value is
     /// JSON when it parses, else a string); both are bound by the library, never SQL text.
-    func objects(_ request: HTTPRequest) throws -> HTTPResponse {
+    func objects(_ request: InspectorRequest) throws -> InspectorResponse {
         let objects = try collection(try parameter(request, "collection"))
         let limit = try integer(request, "limit", default: 50, in: 1...Self.maxPageSize)
         let offset = try integer(request, "offset", default: 0, in: 0...Int(Int32.max))
@@ -71,7 +71,7 @@ extension InspectorRouter {
     }
 
     /// `/api/object?collection=&id=`: every copy, the object's queue entries, its conflict.
-    func object(_ request: HTTPRequest) throws -> HTTPResponse {
+    func object(_ request: InspectorRequest) throws -> InspectorResponse {
         let objects = try collection(try parameter(request, "collection"))
         let id = try parameter(request, "id")
         guard let object = try objects.object(id) else {
@@ -90,7 +90,7 @@ extension InspectorRouter {
     }
 
     /// `/api/queue`: every entry in FIFO order, and the entries seen leaving it.
-    func queue() throws -> HTTPResponse {
+    func queue() throws -> InspectorResponse {
         let entries = try context.store.queueEntries()
         let departures = context.history.departures.map { d -> JSONValue in
             ["seq": .int(d.seq), "collection": .string(d.collection), "id": .string(d.id),
@@ -103,19 +103,19 @@ extension InspectorRouter {
     }
 
     /// `/api/conflicts[?collection=]`: every conflicted object with its per-field comparison.
-    func conflicts(_ request: HTTPRequest) throws -> HTTPResponse {
+    func conflicts(_ request: InspectorRequest) throws -> InspectorResponse {
         let name = request.query["collection"].flatMap { $0.isEmpty ? nil : $0 }
         if let name { _ = try collection(name) }
         return .json(["conflicts": .array(try context.store.conflicts(in: name).map(InspectorShape.conflict))])
     }
 
     /// `/api/conflict?collection=&id=`: one conflict (404 or 409 when there is none).
-    func conflict(_ request: HTTPRequest) throws -> HTTPResponse {
+    func conflict(_ request: InspectorRequest) throws -> InspectorResponse {
         .json(InspectorShape.conflict(try findConflict(try parameter(request, "collection"), try parameter(request, "id"))))
     }
 
     /// `/api/failed[?collection=]`: rejected entries with the server's answer and their actions.
-    func failed(_ request: HTTPRequest) throws -> HTTPResponse {
+    func failed(_ request: InspectorRequest) throws -> InspectorResponse {
         let name = request.query["collection"].flatMap { $0.isEmpty ? nil : $0 }
         if let name { _ = try collection(name) }
         let entries = try context.store.failedEntries(collection: name)

@@ -7,7 +7,7 @@ extension InspectorRouter {
     ///
     /// Field choices build a merged object (``FieldMerge``) that goes through
     /// ``ObjectStore/resolve(_:id:with:)`` as `.merged`, so the collection's validation applies.
-    func resolve(_ body: JSONValue) throws -> HTTPResponse {
+    func resolve(_ body: JSONValue) throws -> InspectorResponse {
         let (name, id) = (try string(body, "collection"), try string(body, "id"))
         let conflict = try findConflict(name, id)
         let resolution: Resolution
@@ -50,7 +50,7 @@ extension InspectorRouter {
     }
 
     /// `POST /api/failed-action`: `{"collection","id","action":"retry"|"rollback"|"discard"}`.
-    func failedAction(_ body: JSONValue) throws -> HTTPResponse {
+    func failedAction(_ body: JSONValue) throws -> InspectorResponse {
         let (name, id) = (try string(body, "collection"), try string(body, "id"))
         let actionName = try string(body, "action")
         guard let action = FailedEntryAction(rawValue: actionName) else {
@@ -67,7 +67,7 @@ extension InspectorRouter {
 
     /// `POST /api/run`: `{"operation":"flush"|"refresh"|"sync"}`, started in the background
     /// (202); `/api/live` follows it.
-    func run(_ body: JSONValue) throws -> HTTPResponse {
+    func run(_ body: JSONValue) throws -> InspectorResponse {
         let name = try string(body, "operation")
         guard let operation = SyncOperation(rawValue: name) else {
             throw InspectorError(400, "unknown operation '\(name)'; one of flush, refresh, sync")

@@ -23,7 +23,7 @@ public struct InspectorRouter: Sendable {
         allowedHosts = ["127.0.0.1:\(port)", "localhost:\(port)"]
     }
 
-    private typealias Route = @Sendable (InspectorRouter, HTTPRequest) throws -> HTTPResponse
+    private typealias Route = @Sendable (InspectorRouter, InspectorRequest) throws -> InspectorResponse
 
     private static let reads: [String: Route] = [
         "/": { _, _ in InspectorPage.response(.html) },
@@ -40,14 +40,14 @@ public struct InspectorRouter: Sendable {
         "/api/live": { router, _ in router.live() },
     ]
 
-    private static let writes: [String: @Sendable (InspectorRouter, JSONValue) throws -> HTTPResponse] = [
+    private static let writes: [String: @Sendable (InspectorRouter, JSONValue) throws -> InspectorResponse] = [
         "/api/resolve": { router, body in try router.resolve(body) },
         "/api/failed-action": { router, body in try router.failedAction(body) },
         "/api/run": { router, body in try router.run(body) },
     ]
 
     /// Answers one request; errors become `{"error": message}` with their status.
-    public func handle(_ request: HTTPRequest) -> HTTPResponse {
+    public func handle(_ request: InspectorRequest) -> InspectorResponse {
         do {
             guard let host = request.headers["host"], allowedHosts.contains(host.lowercased()) else {
                 throw InspectorError(421, "this inspector answers only at http://127.0.0.1:\(port)/")
@@ -70,7 +70,7 @@ public struct InspectorRouter: Sendable {
     }
 
     /// The JSON object a write carries, once the write is allowed.
-    private func writeBody(_ request: HTTPRequest, host: String) throws -> JSONValue {
+    private func writeBody(_ request: InspectorRequest, host: String) throws -> JSONValue {
         guard context.allowWrites else {
             throw InspectorError(403, "the inspector is read-only: restart it with `offline-store inspect --allow-writes`")
         }
@@ -94,7 +94,7 @@ public struct InspectorRouter: Sendable {
     }
 
     /// `/api/live`: the change generation and the inspector's run, polled by the page.
-    func live() -> HTTPResponse {
+    func live() -> InspectorResponse {
         .json(["generation": .int(Int64(context.watcher.generation)),
                "activity": InspectorShape.activity(context.activity.snapshot)])
     }
@@ -102,14 +102,14 @@ public struct InspectorRouter: Sendable {
 
 /// Reading parameters and body fields, with a clear message for each kind of bad input.
 extension InspectorRouter {
-    func parameter(_ request: HTTPRequest, _ name: String) throws -> String {
+    func parameter(_ request: InspectorRequest, _ name: String) throws -> String {
         guard let value = request.query[name], !value.isEmpty else {
             throw InspectorError(400, "missing query parameter '\(name)'")
         }
         return value
     }
 
-    func integer(_ request: HTTPRequest, _ name: String, default value: Int, in range: ClosedRange<Int>) throws -> Int {
+    func integer(_ request: InspectorRequest, _ name: String, default value: Int, in range: ClosedRange<Int>) throws -> Int {
         guard let text = request.query[name], !text.isEmpty else { return value }
         guard let number = Int(text), range.contains(number) else {
             throw InspectorError(400, "'\(name)' must be a whole number in \(range.lowerBound)…\(range.upperBound), got '\(text)'")

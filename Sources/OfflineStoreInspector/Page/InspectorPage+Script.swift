@@ -2,7 +2,7 @@ extension InspectorPage {
     /// The page's core: requests, element building, the hash router, live polling.
     static let script = #"""
         "use strict";
-        const state = { generation: null, overview: null, dirty: false, rendering: false };
+        const state = { generation: null, overview: null, dirty: false, rendering: false, keepMessage: false };
 
         function h(tag, attrs, ...children) {
           const el = document.createElement(tag);
@@ -47,6 +47,7 @@ extension InspectorPage {
             const body = await post(path, payload);
             say(body.message || "done", "ok");
             state.dirty = false;
+            state.keepMessage = !!after;
             if (after) after(body);
             await render();
           } catch (e) { say(e.message, "error"); }
@@ -114,7 +115,12 @@ extension InspectorPage {
             state.generation = body.generation;
           } catch (e) { live.className = "stale"; live.textContent = "inspector unreachable"; }
         }
-        window.addEventListener("hashchange", () => { say(""); state.dirty = false; render(); });
+        window.addEventListener("hashchange", () => {
+          if (!state.keepMessage) say("");
+          state.keepMessage = false;
+          state.dirty = false;
+          render();
+        });
         window.addEventListener("DOMContentLoaded", () => { render(); poll(); setInterval(poll, 1000); });
         """#
 }

@@ -8,18 +8,18 @@ enum InspectorPage {
     }
 
     /// The file with its content type; the HTML carries a strict Content-Security-Policy.
-    static func response(_ asset: Asset) -> HTTPResponse {
+    static func response(_ asset: Asset) -> InspectorResponse {
         switch asset {
         case .html:
-            HTTPResponse(contentType: "text/html; charset=utf-8", headers: [
+            InspectorResponse(contentType: "text/html; charset=utf-8", headers: [
                 "Content-Security-Policy": "default-src 'none'; script-src 'self'; style-src 'self'; "
                     + "connect-src 'self'; img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
                 "Cache-Control": "no-store",
             ], body: Array(html.utf8))
         case .css:
-            HTTPResponse(contentType: "text/css; charset=utf-8", headers: ["Cache-Control": "no-store"], body: Array(css.utf8))
+            InspectorResponse(contentType: "text/css; charset=utf-8", headers: ["Cache-Control": "no-store"], body: Array(css.utf8))
         case .script:
-            HTTPResponse(contentType: "text/javascript; charset=utf-8", headers: ["Cache-Control": "no-store"],
+            InspectorResponse(contentType: "text/javascript; charset=utf-8", headers: ["Cache-Control": "no-store"],
                          body: Array((script + views).utf8))
         }
     }

@@ -1,7 +1,7 @@
 import OfflineStore
 
 /// One HTTP response: status, content type, extra headers and body.
-public struct HTTPResponse: Sendable, Hashable {
+public struct InspectorResponse: Sendable, Hashable {
     /// The status code.
     public var status: Int
     /// The `Content-Type` header.
@@ -20,13 +20,13 @@ public struct HTTPResponse: Sendable, Hashable {
     }
 
     /// A JSON document (the library's serializer: sorted keys, integers stay integers).
-    public static func json(_ value: JSONValue, status: Int = 200) -> HTTPResponse {
-        HTTPResponse(status: status, contentType: "application/json; charset=utf-8",
+    public static func json(_ value: JSONValue, status: Int = 200) -> InspectorResponse {
+        InspectorResponse(status: status, contentType: "application/json; charset=utf-8",
                      headers: ["Cache-Control": "no-store"], body: Array(value.serialized().utf8))
     }
 
     /// An error for the page: `{"error": message}` with the status.
-    public static func error(_ status: Int, _ message: String) -> HTTPResponse {
+    public static func error(_ status: Int, _ message: String) -> InspectorResponse {
         json(["error": .string(message)], status: status)
     }
 

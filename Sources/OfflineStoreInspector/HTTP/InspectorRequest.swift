@@ -2,7 +2,7 @@ import Foundation
 
 /// One HTTP/1.1 request as the inspector's router sees it: method, path, decoded query
 /// parameters, headers (names lowercased) and the body.
-public struct HTTPRequest: Sendable, Hashable {
+public struct InspectorRequest: Sendable, Hashable {
     /// The method, uppercased as sent (`GET`, `POST`).
     public var method: String
     /// The path of the request target, without the query (e.g. `/api/objects`); never decoded.
@@ -55,13 +55,13 @@ public struct HTTPParseError: Error, Sendable, Hashable, CustomStringConvertible
     public var description: String { message }
 }
 
-extension HTTPRequest {
+extension InspectorRequest {
     /// Reads the request line and headers of `head` (everything before the blank line).
     ///
     /// - Returns: the request without its body, and the `Content-Length` to read next.
     /// - Throws: ``HTTPParseError`` for a malformed request line or header, a target that is
     ///   not an origin-form path, chunked bodies, or a body above ``Limits/body``.
-    static func parseHead(_ head: [UInt8]) throws -> (HTTPRequest, contentLength: Int) {
+    static func parseHead(_ head: [UInt8]) throws -> (InspectorRequest, contentLength: Int) {
         guard let text = String(validating: head, as: UTF8.self) else {
             throw HTTPParseError("the request head is not valid UTF-8")
         }
@@ -93,7 +93,7 @@ extension HTTPRequest {
             length = parsed
         }
         let (path, query) = try splitTarget(target)
-        return (HTTPRequest(method: String(requestLine[0]), path: path, query: query, headers: headers), length)
+        return (InspectorRequest(method: String(requestLine[0]), path: path, query: query, headers: headers), length)
     }
 
     /// Splits `/path?a=1&b=x%20y` into the path and its decoded parameters.
