@@ -33,7 +33,7 @@ enum HeadlessBrowser {
         let port = KintoServer.closedPort()
         let driverProcess = try CLIProcess(["--port=\(port)"], environment: ProcessInfo.processInfo.environment,
                                            directory: directory, timeout: .seconds(600), executable: chromedriver)
-        defer { driverProcess.send(SIGTERM) }
+        defer { driverProcess.send(SIGKILL) }  // chromedriver ignores SIGTERM; its session is closed first
         let driver = URL(string: "http://127.0.0.1:\(port)")!
         try await waitUntilReady(driver, process: driverProcess)
         let session: WebDriver

@@ -108,6 +108,7 @@ struct InspectorBrowserTests {
             return folded == ["create", "1"]
         }
         #expect(try await browser.text("#copy-local").contains("\"qty\": 3"))
+        try save(try await browser.screenshot(), "inspector-object.png")
         #expect(try await browser.text("#copy-server").contains("(none)"))
 
         // The conflict, field by field.

@@ -1,8 +1,5 @@
 import Foundation
 import OfflineStore
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// A WebDriver client for chromedriver, over its JSON-over-HTTP protocol on 127.0.0.1
 /// (W3C WebDriver): enough to drive the inspector's page — navigate, find, click, type,
@@ -26,7 +23,7 @@ struct WebDriver: Sendable {
         let options: JSONValue = [
             "binary": .string(chromium),
             "args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                     "--window-size=1400,1000", "--force-device-scale-factor=1", "--lang=en-US"],
+                     "--window-size=1400,1100", "--force-device-scale-factor=1", "--lang=en-US"],
         ]
         let capabilities: JSONValue = ["capabilities": ["alwaysMatch": [
             "browserName": "chrome", "goog:chromeOptions": options,
@@ -63,19 +60,34 @@ struct WebDriver: Sendable {
     }
 
     func click(_ css: String) async throws {
-        _ = try await command("POST", "element/\(try await find(css))/click", [:])
+        try await withElement(css) { element in _ = try await command("POST", "element/\(element)/click", [:]) }
     }
 
     /// Replaces an input's text.
     func type(_ css: String, _ text: String) async throws {
-        let element = try await find(css)
-        _ = try await command("POST", "element/\(element)/clear", [:])
-        _ = try await command("POST", "element/\(element)/value", ["text": .string(text)])
+        try await withElement(css) { element in
+            _ = try await command("POST", "element/\(element)/clear", [:])
+            _ = try await command("POST", "element/\(element)/value", ["text": .string(text)])
+        }
     }
 
     /// The element's rendered text.
     func text(_ css: String) async throws -> String {
-        try await command("GET", "element/\(try await find(css))/text", nil).stringValue ?? ""
+        var text = ""
+        try await withElement(css) { element in text = try await command("GET", "element/\(element)/text", nil).stringValue ?? "" }
+        return text
+    }
+
+    /// Runs `body` on the element, finding it again when the page re-rendered it in between
+    /// (the live view redraws when the store changes): a stale reference is retried for 10 s.
+    private func withElement(_ css: String, _ body: (String) async throws -> Void) async throws {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while true {
+            do { return try await body(try await find(css)) } catch let failure as Failure
+                where failure.description.contains("stale element reference") && ContinuousClock.now < deadline {
+                continue
+            }
+        }
     }
 
     /// Runs a script in the page; `return …` gives the result.
@@ -114,13 +126,7 @@ struct WebDriver: Sendable {
 
     /// One WebDriver request; returns the reply's `value`, throws its error.
     static func call(_ method: String, _ url: URL, _ body: JSONValue?) async throws -> JSONValue {
-        var request = URLRequest(url: url, timeoutInterval: 60)
-        request.httpMethod = method
-        if let body {
-            request.httpBody = Data(body.serialized().utf8)
-            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        }
-        let (data, _) = try await URLSession.shared.data(for: request)
+        let (_, data) = try await LoopbackHTTPClient.send(method, url, body: body.map { Data($0.serialized().utf8) })
         let reply: JSONValue
         do { reply = try JSONValue(parsing: data) } catch {
             throw Failure(description: "\(method) \(url.path): not JSON: \(String(decoding: data, as: UTF8.self))")
