@@ -15,7 +15,7 @@ extension InspectorRouter {
             return [
                 "name": .string(descriptor.name), "localOnly": .bool(descriptor.isLocalOnly),
                 "conflictPolicy": .string(descriptor.conflictPolicy.name),
-                "updatePolicy": .string(descriptor.updatePolicy?.rawValue ?? "default"),
+                "updatePolicy": .string(descriptor.updatePolicy?.rawValue ?? "store default"),
                 "fixedSchema": .bool(descriptor.hasFixedSchema), "indexedFields": .array(indexed),
                 "synced": InspectorShape.int(counts[.synced] ?? 0), "pending": InspectorShape.int(pending),
                 "conflicted": InspectorShape.int(counts[.conflicted] ?? 0),

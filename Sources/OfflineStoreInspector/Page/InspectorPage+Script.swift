@@ -109,7 +109,7 @@ extension InspectorPage {
           try {
             const body = await api("/api/live");
             live.className = "";
-            live.textContent = "live · " + body.generation + " changes seen";
+            live.textContent = "live · " + body.generation + (body.generation === 1 ? " change" : " changes") + " seen";
             showActivity(body.activity);
             if (state.generation !== null && body.generation !== state.generation && !state.dirty) await render();
             state.generation = body.generation;

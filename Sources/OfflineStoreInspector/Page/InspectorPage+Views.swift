@@ -27,7 +27,8 @@ extension InspectorPage {
               o.collections.map(c => h("tr", { class: "collection-row", "data-name": c.name },
                 h("td", {}, h("a", { href: "#/c/" + enc(c.name) }, c.name)),
                 ["synced", "pending", "conflicted", "failed", "total"].map(k => h("td", { class: "num " + k }, c[k])),
-                h("td", { class: "muted" }, (c.localOnly ? "local-only, " : "") + c.conflictPolicy + ", " + c.updatePolicy)))));
+                h("td", { class: "muted" }, (c.localOnly ? "local-only; " : "") + "conflicts: " + c.conflictPolicy
+                  + "; offline edits: " + c.updatePolicy)))));
         }
 
         async function viewCollection([name], params) {
@@ -121,18 +122,23 @@ extension InspectorPage {
           const rows = c.fields.map(f => {
             const group = "pick-" + f.name;
             const fallback = f.change === "server" ? "server" : "local";
-            const text = h("input", { type: "text", class: "edit-value", "data-field": f.name,
-              value: JSON.stringify(f.hasLocal ? f.local : (f.hasServer ? f.server : null)),
-              oninput: () => { radios.edit.checked = true; state.dirty = true; } });
+            const start = fallback === "server" ? (f.hasServer ? f.server : null) : (f.hasLocal ? f.local : null);
+            const text = h("input", { type: "text", class: "edit-value", "data-field": f.name, value: JSON.stringify(start),
+              oninput: () => { radios.edit.checked = true; state.dirty = true; say(""); } });
+            const sideValue = { local: f.hasLocal ? f.local : null, server: f.hasServer ? f.server : null };
             const radio = (take) => h("input", { type: "radio", name: group, value: take, "data-field": f.name,
-              checked: take === fallback, onchange: () => { state.dirty = true; } });
+              checked: take === fallback, onchange: () => {
+                state.dirty = true;
+                say("");
+                if (take in sideValue) text.value = JSON.stringify(sideValue[take]);
+              } });
             const radios = { local: radio("local"), server: radio("server"), edit: radio("edit") };
             const cell = (has, v) => h("td", {}, h("pre", {}, has ? inline(v) : "(absent)"));
             return h("tr", { class: "field-row change-" + f.change, "data-field": f.name },
               h("th", {}, f.name), cell(f.hasBase, f.base), cell(f.hasLocal, f.local), cell(f.hasServer, f.server),
               h("td", {}, badge(f.change === "both" ? "both changed" : f.change === "same" ? "same" : f.change + " changed", f.change)),
               h("td", { class: "pick" }, f.change === "same" ? h("span", { class: "muted" }, "same on both") :
-                [h("label", {}, radios.local, " take local"), h("label", {}, radios.server, " take server"),
+                [h("label", {}, radios.local, " local"), h("label", {}, radios.server, " server"),
                  h("label", {}, radios.edit, " edit:"), text]));
           });
           const resolveFields = () => {

@@ -83,7 +83,7 @@ enum InspectorPage {
         .badge.server { background: #fbefff; color: var(--server); }
         .badge.synced, .badge.same { background: #dafbe1; color: var(--ok); }
         tr.change-both td { background: #fff8f7; }
-        td.pick label { display: block; white-space: nowrap; }
+        td.pick label { display: inline-block; white-space: nowrap; margin-right: .9em; }
         td.pick input[type=text] { width: 100%; font: 12px "DejaVu Sans Mono", monospace; margin-top: 2px; }
         button { font: inherit; padding: 4px 12px; border-radius: 6px; border: 1px solid #afb8c1; background: #f6f8fa;
                  cursor: pointer; margin-right: .4em; }
