@@ -6,8 +6,9 @@ import Testing
 /// Chromium: list and search objects, open one and see its queue entries (with an edit seen
 /// folding into them), follow a change made by another process, resolve a conflict field
 /// by field (after a bad value is refused on the page), flush from the page, and find the
-/// merged record on the Kinto server.
-@Suite("Inspector in a browser")
+/// merged record on the Kinto server. And a rejected edit: shown with the server's answer,
+/// untouchable read-only, discarded from the page with writes allowed.
+@Suite("Inspector in a browser", .serialized)  // one Chromium at a time on a 2-core machine
 struct InspectorBrowserTests {
     /// Where the screenshots go: `$INSPECTOR_SCREENSHOTS`, else the temporary directory.
     static var screenshotDirectory: URL {
@@ -149,6 +150,54 @@ struct InspectorBrowserTests {
             let conflicts = try await browser.text("#nav-conflicts")
             let queue = try await browser.text("#nav-queue")
             return conflicts == "Conflicts (0)" && queue == "Queue (0)"
+        }
+    }
+
+    @Test func aRejectedCreateIsShownWithTheServersAnswerAndDiscardedFromThePage() async throws {
+        try await CLIWorkspace.with { workspace in
+            let store = try await workspace.store().initialise()
+            try await store.expect(0, "create", "todos", #"{"title":"Bad"}"#, "--id", "bad")
+            try CLIFailedEntryTests.makeServerRefuse(store, "bad")  // Kinto answers 400
+            try await store.expect(4, "flush")
+
+            // Read-only: the entry and the server's answer are there, the actions are not.
+            let readOnly = try await InspectorProcess.start(store, allowWrites: false)
+            do {
+                try await HeadlessBrowser.with(in: workspace.directory.url) { browser in
+                    try await browser.navigate(readOnly.url + "#/failed")
+                    try await browser.wait(for: "the failed entry") { try await !browser.findAll("tr.failed-row[data-id=bad]").isEmpty }
+                    #expect(try await browser.text("#mode") == "read-only")
+                    #expect(try await browser.text("tr.failed-row[data-id=bad]").contains("HTTP 400"))
+                    let disabled = try await browser.execute(
+                        "return [...document.querySelectorAll('tr.failed-row button')].every(b => b.disabled)")
+                    #expect(disabled == true)
+                }
+            } catch {
+                _ = try? await readOnly.stop()
+                throw error
+            }
+            #expect(try await readOnly.stop().status == 0)
+
+            let inspector = try await InspectorProcess.start(store, allowWrites: true)
+            do {
+                try await HeadlessBrowser.with(in: workspace.directory.url) { browser in
+                    try await browser.navigate(inspector.url + "#/failed")
+                    try await browser.wait(for: "the failed entry") { try await !browser.findAll("tr.failed-row[data-id=bad]").isEmpty }
+                    let actions = try await browser.execute(
+                        "return [...document.querySelectorAll('tr.failed-row button')].map(b => b.dataset.action)")
+                    #expect(actions == ["discard", "retry"])
+                    try Self.save(try await browser.screenshot(), "inspector-failed.png")
+                    try await browser.click("tr.failed-row[data-id=bad] button[data-action=discard]")
+                    try await browser.wait(for: "the discard") { try await !browser.findAll("#no-failed").isEmpty }
+                    #expect(try await browser.text("#message").contains("todos/bad: discard done"))
+                }
+            } catch {
+                _ = try? await inspector.stop()
+                throw error
+            }
+            #expect(try await inspector.stop().status == 0)
+            try await store.expect(3, "get", "todos", "bad")
+            #expect(try await store.queue().isEmpty)
         }
     }
 }
