@@ -181,7 +181,7 @@ extension InspectorPage {
                 h("td", { class: "num" }, e.seq),
                 h("td", {}, h("a", { href: "#/o/" + enc(e.collection) + "/" + enc(e.id) }, e.collection + "/" + e.id)),
                 h("td", {}, e.kind),
-                h("td", {}, (e.status ? "HTTP " + e.status + ": " : "") + (e.lastError || ""),
+                h("td", {}, e.lastError || (e.status ? "HTTP " + e.status : ""),
                   Object.keys(e.validation).length ? h("ul", { class: "notes" }, Object.entries(e.validation)
                     .map(([k, v]) => h("li", {}, k + ": " + v.join("; ")))) : null,
                   e.body ? h("pre", {}, e.body) : null),
