@@ -126,7 +126,9 @@ private struct Connection {
         setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         do {
             let request = try read()
-            respond(handler(request))
+            var response = handler(request)
+            if request.method == "HEAD" { response.body = [] }
+            respond(response)
         } catch let error as HTTPParseError {
             respond(.error(error.status, error.message))
         } catch {
