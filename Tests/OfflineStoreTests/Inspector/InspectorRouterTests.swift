@@ -79,6 +79,14 @@ struct InspectorRouterTests {
 
         let page = try JSONValue(parsing: Self.get(inspector, "/api/objects", query: ["collection": "todos", "q": "k"]).text)
         #expect(page["objects"]?.arrayValue?.map { $0["id"] } == ["k"])
+        let first = try JSONValue(parsing: Self.get(inspector, "/api/objects", query: ["collection": "todos", "limit": "1"]).text)
+        #expect(first["objects"]?.arrayValue?.map { $0["id"] } == ["k"] && first["more"] == true)
+        let second = try JSONValue(parsing: Self.get(
+            inspector, "/api/objects", query: ["collection": "todos", "limit": "1", "offset": "1"]).text)
+        #expect(second["objects"]?.arrayValue?.map { $0["id"] } == ["r"] && second["more"] == false)
+        let byField = try JSONValue(parsing: Self.get(
+            inspector, "/api/objects", query: ["collection": "todos", "field": "v", "value": "1"]).text)
+        #expect(byField["objects"]?.arrayValue?.map { $0["id"] } == ["r"])
         #expect(Self.get(inspector, "/").text.contains("OfflineStore inspector"))
         #expect(Self.get(inspector, "/").headers["Content-Security-Policy"]?.contains("default-src 'none'") == true)
     }
