@@ -28,10 +28,17 @@ let package = Package(
             name: "OfflineStoreTesting",
             dependencies: ["OfflineStore"]
         ),
+        .target(
+            name: "OfflineStoreInspector",
+            dependencies: [
+                "OfflineStore",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
         .executableTarget(
             name: "offline-store",
             dependencies: [
-                "OfflineStore",
+                "OfflineStore", "OfflineStoreInspector",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -48,7 +55,7 @@ let package = Package(
         .testTarget(
             name: "OfflineStoreTests",
             dependencies: [
-                "OfflineStore", "OfflineStoreTesting",
+                "OfflineStore", "OfflineStoreTesting", "OfflineStoreInspector",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             resources: [.copy("../../Fixtures")]

@@ -37,6 +37,7 @@ struct OfflineStoreCommand: AsyncParsableCommand {
             Conflicts.self, Resolve.self,
             Failed.self, Retry.self, Rollback.self, Discard.self,
             Status.self, Reset.self,
+            Inspect.self,
         ]
     )
 
