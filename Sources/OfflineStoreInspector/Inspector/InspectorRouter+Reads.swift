@@ -34,7 +34,7 @@ extension InspectorRouter {
             "lastSync": InspectorShape.timestamp(try store.lastSync()), "collections": .array(collections),
             "queue": InspectorShape.int(try store.queueCount()), "failed": InspectorShape.int(failed),
             "conflicts": InspectorShape.int(try store.conflicts().count),
-            "activity": InspectorShape.activity(context.activity.snapshot),
+            "activity": InspectorShape.activity(context.activity.snapshot, storeSyncing: context.store.isSyncing),
             "generation": .int(Int64(context.watcher.generation)),
         ])
     }

@@ -96,7 +96,7 @@ public struct InspectorRouter: Sendable {
     /// `/api/live`: the change generation and the inspector's run, polled by the page.
     func live() -> InspectorResponse {
         .json(["generation": .int(Int64(context.watcher.generation)),
-               "activity": InspectorShape.activity(context.activity.snapshot)])
+               "activity": InspectorShape.activity(context.activity.snapshot, storeSyncing: context.store.isSyncing)])
     }
 }
 

@@ -75,7 +75,7 @@ enum InspectorShape {
     }
 
     /// The inspector's runs and their live progress.
-    static func activity(_ s: SyncActivity.Snapshot) -> JSONValue {
+    static func activity(_ s: SyncActivity.Snapshot, storeSyncing: Bool) -> JSONValue {
         var progress: JSONValue = .null
         if let p = s.progress {
             progress = [
@@ -96,6 +96,8 @@ enum InspectorShape {
             "last": optional(s.last?.rawValue), "lastReport": report, "lastError": optional(s.lastError),
             "lastFinishedAt": timestamp(s.lastFinishedAt), "lastFlushAt": timestamp(s.lastFlushAt),
             "lastRefreshAt": timestamp(s.lastRefreshAt),
+            // A flush, refresh, sync or reset of the store file, from this page or any process.
+            "storeSyncing": .bool(storeSyncing),
         ]
     }
 }

@@ -96,13 +96,16 @@ extension InspectorPage {
             el.textContent = a.running + " running" + (p ? ": " + p.direction + " " + p.collection + " " + p.processed
               + (p.total !== null ? "/" + p.total : "") + ", " + p.cumulative + " processed" : "")
               + (a.conflictsMet ? ", " + a.conflictsMet + " conflicts" : "") + (a.failedMet ? ", " + a.failedMet + " failed" : "");
+          } else if (a.storeSyncing) {
+            el.textContent = "a flush, refresh or sync of this store runs in another process";
           } else if (a.last) {
             const r = a.lastReport;
             el.textContent = "last " + a.last + (a.lastError ? " stopped: " + a.lastError : " finished")
               + (r ? " — pushed " + r.pushed + ", pulled " + r.pulled + ", conflicts " + r.conflicts + ", failed "
               + r.failed + ", pending " + r.pending : "") + " (" + a.lastFinishedAt + ")";
           } else el.textContent = "no flush, refresh or sync run from this page yet";
-          el.dataset.state = a.running ? "running" : (a.last ? (a.lastError ? "error" : "finished") : "idle");
+          el.dataset.state = a.running ? "running" : a.storeSyncing ? "elsewhere"
+            : (a.last ? (a.lastError ? "error" : "finished") : "idle");
         }
         async function poll() {
           const live = document.getElementById("live");
