@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Runs `sync` on a schedule (SPEC §10): every ``Configuration/interval`` after a run that
 /// worked, exponential backoff with jitter after failures (``SyncSchedule``), at once when
@@ -69,13 +68,13 @@ public final class AutoSync: Sendable {
     public let store: ObjectStore
     /// The settings.
     public let configuration: Configuration
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     /// A schedule for `store`; nothing runs until ``run(action:onRun:)``.
     public init(store: ObjectStore, configuration: Configuration) {
         self.store = store
         self.configuration = configuration
-        state = Mutex(State(schedule: SyncSchedule(interval: configuration.interval,
+        state = Locked(State(schedule: SyncSchedule(interval: configuration.interval,
                                                    maximumBackoff: configuration.maximumBackoff)))
     }
 

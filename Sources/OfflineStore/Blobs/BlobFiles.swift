@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// The directory of blob files next to a store (`<store file>.blobs/`, mode 0700; files
 /// 0600, named by random ids, never by the app's names), and the files being written.
@@ -12,7 +11,7 @@ struct BlobFiles: Sendable {
     let directory: URL
 
     /// Names of files being written by any store in this process (names are random UUIDs).
-    static let inProgress = Mutex<Set<String>>([])
+    static let inProgress = Locked<Set<String>>([])
 
     /// How many bytes are copied and hashed at a time.
     static let chunkSize = 1 << 20

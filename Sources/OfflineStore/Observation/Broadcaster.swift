@@ -1,10 +1,9 @@
 import Foundation
-import Synchronization
 
 /// Fans values out to any number of `AsyncStream` subscribers; a subscriber that stops
 /// iterating is forgotten. Each subscriber buffers without limit, so counts are exact.
 final class Broadcaster<Element: Sendable>: Sendable {
-    private let subscribers = Mutex<[UUID: AsyncStream<Element>.Continuation]>([:])
+    private let subscribers = Locked<[UUID: AsyncStream<Element>.Continuation]>([:])
 
     /// Whether anyone is listening.
     var hasSubscribers: Bool { subscribers.withLock { !$0.isEmpty } }

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Sync events: an `AsyncSequence` of what flush, refresh and sync do (SPEC §10).
 ///
@@ -79,7 +78,7 @@ final class ProgressCounter: Sendable {
         var totals: [Key: Int?] = [:]
         var cumulative = 0
     }
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Adds `count` items; the total is learned on the collection's first event of the run.
     func advance(_ collection: String, _ direction: SyncProgress.Direction, by count: Int,

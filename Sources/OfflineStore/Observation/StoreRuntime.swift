@@ -1,6 +1,5 @@
 import Foundation
 import GRDB
-import Synchronization
 
 /// The store's in-memory state around the engine: observers and entries the error handler
 /// deferred. Nothing here is persisted.
@@ -10,11 +9,11 @@ final class StoreRuntime: Sendable {
     /// Object changes, all collections (filtered per subscriber).
     let changes = Broadcaster<ObjectChange>()
     /// How many query/flag observations are running (they need the change log too).
-    let valueObservers = Mutex(0)
+    let valueObservers = Locked(0)
     /// Whether the change-log triggers are installed on the writer connection.
-    let changeLogInstalled = Mutex(false)
+    let changeLogInstalled = Locked(false)
     /// Entries the error handler chose to retry: sent again by the next flush, not this one.
-    let deferredRetries = Mutex(Set<Int64>())
+    let deferredRetries = Locked(Set<Int64>())
 
     /// Whether any object-change or query observer exists.
     var observesObjects: Bool { changes.hasSubscribers || valueObservers.withLock { $0 > 0 } }

@@ -1,7 +1,6 @@
 import Foundation
 import GRDB
 import Logging
-import Synchronization
 
 /// An offline-first object store in one SQLite file: objects with a persistent (server)
 /// and a local copy, and a durable queue of pending operations.
@@ -24,8 +23,8 @@ public final class ObjectStore: Sendable {
     public let backend: (any Backend)?
 
     let pool: DatabasePool
-    let descriptors: Mutex<[String: CollectionDescriptor]>
-    let state: Mutex<RuntimeState>
+    let descriptors: Locked<[String: CollectionDescriptor]>
+    let state: Locked<RuntimeState>
     let flushLock = AsyncLock()
     let runtime = StoreRuntime()
     /// The local edit path's statements, prepared once on the writer connection.
@@ -69,8 +68,8 @@ public final class ObjectStore: Sendable {
         } catch {
             throw OfflineStoreError.storage(error, while: "opening \(path)")
         }
-        descriptors = Mutex([:])
-        state = Mutex(RuntimeState())
+        descriptors = Locked([:])
+        state = Locked(RuntimeState())
         try loadDescriptors()
     }
 

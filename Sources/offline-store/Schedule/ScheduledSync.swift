@@ -1,6 +1,5 @@
 import Foundation
 import OfflineStore
-import Synchronization
 
 /// `sync --every DURATION [--times N]`: runs sync on the library's ``AutoSync`` schedule,
 /// one JSON report line per run.
@@ -38,7 +37,7 @@ struct ScheduledSync {
             auto.stop()
         }
         defer { watcher.cancel(); beginning.finish() }
-        let status = Mutex<Int32>(ExitStatus.success)
+        let status = Locked<Int32>(ExitStatus.success)
         await auto.run(action: { store in
             beginning.yield()
             let progress = ProgressLine.start(SyncRun.Kind.sync.rawValue, store: store)

@@ -1,7 +1,6 @@
 import Foundation
 import OfflineStore
 import OfflineStoreTesting
-import Synchronization
 import Testing
 
 /// Login, logout, token refresh and secrecy of credentials, on the real Kinto (SPEC §10).
@@ -121,7 +120,7 @@ import Testing
 /// does not know, so the request is anonymous and refused with 401) until refreshed.
 final class ExpiringToken: AuthHeaderProvider {
     private struct State { var calls = 0; var expired = false; var refreshes = 0; var expiredRequests = 0 }
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let valid: String
     private let every: Int
 
