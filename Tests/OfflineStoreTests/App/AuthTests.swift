@@ -54,7 +54,7 @@ import Testing
             let todos = store.collection("todos")
             for i in 1...5 { try await todos.create(["id": .string("t\(i)"), "n": .int(Int64(i))]) }
             let pushed = try await store.flush()
-            try await store.resetClient()                // pull everything again, page by page
+            try await store.resetSyncState()                // pull everything again, page by page
             let pulled = try await store.refresh()
             #expect(pushed.pushed == 5)
             #expect(pulled.pulled == 5)
