@@ -38,9 +38,6 @@ extension ObjectStore {
             }
             emit(.finished(operation, report))
             return report
-        } catch let stop as SyncInterrupted {
-            emit(.error(operation, stop.error))
-            throw stop
         } catch {
             emit(.error(operation, OfflineStoreError.sync(error)))
             throw error

@@ -72,10 +72,7 @@ struct ScheduledSync {
 extension SyncRun.Outcome {
     /// The outcome of one scheduled run.
     init(_ run: AutoSync.Run, store: ObjectStore) {
-        let failure = run.failure.map { error -> CLIError in
-            if let interrupted = error as? SyncInterrupted { return CLIError.describe(interrupted) }
-            return CLIError.describe(error)
-        }
+        let failure = run.failure.map(CLIError.describe)
         self.init(report: run.report ?? (try? SyncRun.leftCounts(store)) ?? SyncReport(), failure: failure,
                   retryAfter: run.retryAfter)
     }

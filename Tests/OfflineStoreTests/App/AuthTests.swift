@@ -36,8 +36,8 @@ import Testing
             store.logout()
             #expect(store.isLoggedIn == false)
             try await store.collection("todos").patch("a", ["title": "offline edit"])
-            let stop = await #expect(throws: SyncInterrupted.self) { try await store.sync() }
-            #expect(stop?.error.code == .unauthorized)
+            let stop = await #expect(throws: OfflineStoreError.self) { try await store.sync() }
+            #expect(stop?.code == .unauthorized)
             #expect(try store.queueCount() == 1)
             #expect(try store.collection("todos").find("a")?["title"] == "offline edit")
 

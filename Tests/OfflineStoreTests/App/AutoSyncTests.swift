@@ -101,7 +101,7 @@ import Testing
         try await Self.withStore(now: now) { store, backend in
             try await store.collection("todos").create(["id": "a"])
             backend.inject(.status(503, retryAfter: .seconds(60)).only(.push))
-            await #expect(throws: SyncInterrupted.self) { try await store.flush() }
+            await #expect(throws: OfflineStoreError.self) { try await store.flush() }
             let entry = try #require(try store.queueEntries().first)
             #expect(entry.notBefore == now.date.addingTimeInterval(60))
 

@@ -27,8 +27,8 @@ import Testing
         try await store.sync()
         try await Self.wipe(server)
 
-        let full = await #expect(throws: SyncInterrupted.self) { try await store.refresh(full: true) }
-        #expect(full?.error.code == .serverLostData)
+        let full = await #expect(throws: OfflineStoreError.self) { try await store.refresh(full: true) }
+        #expect(full?.code == .serverLostData)
         let reset = await #expect(throws: OfflineStoreError.self) { try await store.resyncFromServer() }
         #expect(reset?.code == .serverLostData)
         #expect(try todos.count() == 2)
