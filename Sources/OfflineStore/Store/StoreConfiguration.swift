@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Logging
 
 extension ObjectStore {
@@ -30,6 +31,36 @@ extension ObjectStore {
         /// Decides automatically what to do with an entry the server rejects, during the
         /// flush (see ``FailedEntryHandler``). Default nil: failed entries wait for the app.
         public var failedEntryHandler: FailedEntryHandler?
+        /// Runs first on every new SQLite connection the store opens, before the store reads
+        /// or migrates anything: the place to give an encryption key or to set pragmas.
+        /// Default: nil.
+        ///
+        /// With GRDB built over SQLCipher (see GRDB's "Encryption" guide), this opens an
+        /// encrypted store; every connection needs the key, so it must be given here:
+        ///
+        /// ```swift
+        /// import GRDB      // for `Database`
+        /// var configuration = ObjectStore.Configuration()
+        /// configuration.prepareDatabase = { db in try db.usePassphrase(keychainPassphrase()) }
+        /// let store = try ObjectStore(path: path, configuration: configuration)
+        /// ```
+        ///
+        /// An error it throws fails the open (or the read that opened the connection) with
+        /// ``OfflineStoreError/Code/storage``, or `notADatabase` when the key is wrong.
+        public var prepareDatabase: (@Sendable (Database) throws -> Void)?
+        #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
+        /// The data protection class of the store file, its `-wal` and `-shm` companions and
+        /// its blob directory (iOS, tvOS, watchOS, visionOS only). Default: nil, the app
+        /// container's default class (`completeUntilFirstUserAuthentication` unless the app's
+        /// entitlements say otherwise).
+        ///
+        /// `.complete` makes the files unreadable while the device is locked: a store opened
+        /// with it fails with ``OfflineStoreError/Code/storage`` on any access (including a
+        /// background sync) while locked. SQLite's shared-memory file must stay readable for
+        /// as long as the store is open, so prefer `.completeUntilFirstUserAuthentication`
+        /// for a store that syncs in the background. Ignored by an in-memory store.
+        public var fileProtection: FileProtectionType?
+        #endif
         /// Test hooks for fault injection; not for production use.
         @_spi(Testing) public var faults = FaultInjection()
 
