@@ -25,15 +25,8 @@ extension ObjectStore {
     /// The changes of one collection (or of every collection) from now on; ends when the
     /// store closes or the consumer stops.
     public func changes(in collection: String? = nil) -> AsyncStream<ObjectChange> {
-        let all = runtime.changes.subscribe()
+        let stream = runtime.changes.subscribe { change in collection == nil || change.collection == collection }
         installChangeLog()
-        guard let collection else { return all }
-        let (stream, continuation) = AsyncStream<ObjectChange>.makeStream(bufferingPolicy: .unbounded)
-        let task = Task {
-            for await change in all where change.collection == collection { continuation.yield(change) }
-            continuation.finish()
-        }
-        continuation.onTermination = { _ in task.cancel() }
         return stream
     }
 

@@ -14,8 +14,8 @@ import GRDB
 extension ObjectStore {
     /// The number of queue entries not yet on the server (pending, in flight or failed), as it changes.
     public func observePendingCount() -> AsyncValueObservation<Int> {
-        ValueObservation.tracking { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM queue") ?? 0 }
-            .removeDuplicates()
+        counted(ValueObservation.tracking { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM queue") ?? 0 }
+            .removeDuplicates())
             .values(in: pool)
     }
 
@@ -25,7 +25,19 @@ extension ObjectStore {
         _ fetch: @escaping @Sendable (Database) throws -> Value
     ) -> AsyncValueObservation<Value> {
         installChangeLog()
-        return ValueObservation.tracking(fetch).removeDuplicates().values(in: pool)
+        return counted(ValueObservation.tracking(fetch).removeDuplicates()).values(in: pool)
+    }
+
+    /// The observation, counted in ``StoreRuntime/valueObservers`` from its start until it
+    /// ends: cancelled when the consumer stops iterating (GRDB then stops observing the
+    /// database) or failed.
+    private func counted<Reducer: ValueReducer>(_ observation: ValueObservation<Reducer>)
+        -> ValueObservation<ValueReducers.Trace<Reducer>> {
+        let observers = runtime.valueObservers
+        return observation.handleEvents(
+            willStart: { observers.withLock { $0 += 1 } },
+            didFail: { _ in observers.withLock { $0 -= 1 } },
+            didCancel: { observers.withLock { $0 -= 1 } })
     }
 }
 

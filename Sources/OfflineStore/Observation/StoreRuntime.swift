@@ -8,7 +8,7 @@ final class StoreRuntime: Sendable {
     let events = Broadcaster<SyncEvent>()
     /// Object changes, all collections (filtered per subscriber).
     let changes = Broadcaster<ObjectChange>()
-    /// How many query/flag observations are running (they need the change log too).
+    /// How many value observations (queries, objects, flags, the pending count) are running.
     let valueObservers = Locked(0)
     /// Whether the change-log triggers are installed on the writer connection.
     let changeLogInstalled = Locked(false)
@@ -17,6 +17,15 @@ final class StoreRuntime: Sendable {
 
     /// Whether any object-change or query observer exists.
     var observesObjects: Bool { changes.hasSubscribers || valueObservers.withLock { $0 > 0 } }
+}
+
+extension ObjectStore {
+    /// How many observations of this store are running: value observations (each a GRDB
+    /// database observation), object-change streams and sync-event streams. Zero once every
+    /// consumer stopped iterating; for tests.
+    @_spi(Testing) public var runningObservationCount: Int {
+        runtime.valueObservers.withLock { $0 } + runtime.changes.subscriberCount + runtime.events.subscriberCount
+    }
 }
 
 /// Where a change came from.
