@@ -1,6 +1,6 @@
 import Foundation
 
-/// Runs `sync` on a schedule (SPEC §10): every ``Configuration/interval`` after a run that
+/// Runs `sync` on a schedule (Docs/Auth.md, "Scheduled sync"): every ``Configuration/interval`` after a run that
 /// worked, exponential backoff with jitter after failures (``SyncSchedule``), at once when
 /// the network comes back (``networkAvailable()``), never while paused. Queue entries whose
 /// retry delay (`notBefore`, from Retry-After or the engine's backoff) has not passed are

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Sync events: an `AsyncSequence` of what flush, refresh and sync do (SPEC §10).
+/// Sync events: an `AsyncSequence` of what flush, refresh and sync do (Docs/Observing.md).
 ///
 /// ```swift
 /// let events = store.syncEvents()          // subscribe before the run

@@ -12,7 +12,7 @@ import GRDB
 /// for try await pending in store.observePendingCount() { badge = pending }
 /// ```
 extension ObjectStore {
-    /// The number of queue entries not yet on the server (pending, in flight or failed), as it changes.
+    /// The number of queue entries the server has not confirmed (pending, in flight or failed), as it changes.
     public func observePendingCount() -> AsyncValueObservation<Int> {
         counted(ValueObservation.tracking { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM queue") ?? 0 }
             .removeDuplicates())
@@ -63,7 +63,7 @@ extension ObjectCollection {
 }
 
 extension StoredObject {
-    /// Whether an edit of this object waits to be sent (or was sent and not yet confirmed).
+    /// Whether an edit of this object waits to be sent (or was sent and is unconfirmed).
     public var hasPendingWrites: Bool { hasLocalEdit || state == .created || state == .updated || state == .deleted }
     /// Whether the object is conflicted and waits for the app to resolve it.
     public var hasConflict: Bool { state == .conflicted }
