@@ -48,24 +48,39 @@ extension ObjectStore {
         /// An error it throws fails the open (or the read that opened the connection) with
         /// ``OfflineStoreError/Code/storage``, or `notADatabase` when the key is wrong.
         public var prepareDatabase: (@Sendable (Database) throws -> Void)?
-        #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
         /// The data protection class of the store file, its `-wal` and `-shm` companions and
-        /// its blob directory (iOS, tvOS, watchOS, visionOS only). Default: nil, the app
-        /// container's default class (`completeUntilFirstUserAuthentication` unless the app's
-        /// entitlements say otherwise).
+        /// its blob directory, set when the store opens. Applied on iOS, tvOS, watchOS and
+        /// visionOS; macOS and Linux have no per-file protection classes, so it is ignored
+        /// there (an app sets it without `#if`). Default: nil, the app container's default
+        /// class (`completeUntilFirstUserAuthentication` unless the app's entitlements say
+        /// otherwise).
         ///
         /// `.complete` makes the files unreadable while the device is locked: a store opened
         /// with it fails with ``OfflineStoreError/Code/storage`` on any access (including a
         /// background sync) while locked. SQLite's shared-memory file must stay readable for
         /// as long as the store is open, so prefer `.completeUntilFirstUserAuthentication`
         /// for a store that syncs in the background. Ignored by an in-memory store.
-        public var fileProtection: FileProtectionType?
-        #endif
+        public var fileProtection: FileProtection?
         /// Test hooks for fault injection; not for production use.
         @_spi(Testing) public var faults = FaultInjection()
 
         /// A configuration with every default.
         public init() {}
+    }
+}
+
+extension ObjectStore {
+    /// A data protection class for the store's files (Foundation's `FileProtectionType`),
+    /// see ``Configuration/fileProtection``.
+    public enum FileProtection: String, Sendable, Hashable, CaseIterable {
+        /// Readable only while the device is unlocked.
+        case complete
+        /// Files open when the device locks stay usable; new ones cannot be opened.
+        case completeUnlessOpen
+        /// Readable from the first unlock after a restart on (what a background sync needs).
+        case completeUntilFirstUserAuthentication
+        /// No protection beyond the device's own encryption.
+        case none
     }
 }
 

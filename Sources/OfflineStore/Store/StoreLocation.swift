@@ -73,8 +73,22 @@ enum StoreLocation {
                                       attributes: [.posixPermissions: 0o700])
         }
         for item in [path, path + "-wal", path + "-shm", blobDirectory.path] where files.fileExists(atPath: item) {
-            try files.setAttributes([.protectionKey: protection], ofItemAtPath: item)
+            try files.setAttributes([.protectionKey: protection.foundationType], ofItemAtPath: item)
         }
         #endif
     }
 }
+
+#if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
+extension ObjectStore.FileProtection {
+    /// Foundation's name for the class.
+    var foundationType: FileProtectionType {
+        switch self {
+        case .complete: .complete
+        case .completeUnlessOpen: .completeUnlessOpen
+        case .completeUntilFirstUserAuthentication: .completeUntilFirstUserAuthentication
+        case .none: .none
+        }
+    }
+}
+#endif
