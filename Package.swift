@@ -3,7 +3,7 @@ import PackageDescription
 
 let package = Package(
     name: "OfflineStore",
-    platforms: [.macOS(.v15), .iOS(.v18)],
+    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
     products: [
         .library(name: "OfflineStore", targets: ["OfflineStore"]),
         .library(name: "OfflineStoreTesting", targets: ["OfflineStoreTesting"]),
@@ -41,6 +41,11 @@ let package = Package(
                 "OfflineStore", "OfflineStoreInspector",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
+        ),
+        .executableTarget(
+            name: "quick-start-example",
+            dependencies: ["OfflineStore"],
+            path: "Examples/QuickStart"
         ),
         .executableTarget(
             name: "crash-writer",

@@ -1,6 +1,5 @@
 import Foundation
 import OfflineStore
-import Synchronization
 
 /// A Kinto-like server in memory, for fast tests of the sync engine and of apps.
 ///
@@ -50,7 +49,7 @@ public final class InMemoryBackend: Backend, Sendable {
 
     /// How this server behaves.
     public let configuration: Configuration
-    let state = Mutex(ServerState())
+    let state = Locked(ServerState())
 
     /// Creates an empty server.
     public init(configuration: Configuration) {

@@ -1,4 +1,4 @@
-import Synchronization
+import OfflineStore
 
 /// A clock that moves only when a test advances it; sleepers wake without real waiting.
 ///
@@ -54,11 +54,11 @@ public final class ManualClock: Clock, Sendable {
         }
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     /// Creates a clock standing at `now` (its start by default).
     public init(now: Instant = Instant(offset: .zero)) {
-        state = Mutex(State(now: now))
+        state = Locked(State(now: now))
     }
 
     /// The current instant; changes only through ``advance(by:)``.

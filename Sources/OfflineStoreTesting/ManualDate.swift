@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import OfflineStore
 
 /// A wall-clock date that moves only when a test moves it; pass ``now`` where a
 /// `@Sendable () -> Date` is wanted.
@@ -10,11 +10,11 @@ import Synchronization
 /// date.advance(by: .seconds(60))
 /// ```
 public final class ManualDate: Sendable {
-    private let current: Mutex<Date>
+    private let current: Locked<Date>
 
     /// Creates a date standing at `date` (by default 2027-01-15T08:00:00Z, a fixed instant).
     public init(_ date: Date = Date(timeIntervalSince1970: 1_800_000_000)) {
-        current = Mutex(date)
+        current = Locked(date)
     }
 
     /// The current date.

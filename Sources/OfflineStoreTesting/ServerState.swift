@@ -1,6 +1,6 @@
 import OfflineStore
 
-/// Everything the in-memory server holds, kept in one `Mutex`.
+/// Everything the in-memory server holds, kept in one `Locked`.
 struct ServerState: Sendable {
     /// Collections by name.
     var collections: [String: StoredCollection] = [:]

@@ -23,8 +23,6 @@ enum SyncStep: String, CaseIterable {
             case .sync: report = try await store.sync()
             }
             say("step \(k) \(rawValue) ok \(report.pushed) \(report.pulled)")
-        } catch let stop as SyncInterrupted {
-            say("step \(k) \(rawValue) error \(stop.error.code)")
         } catch let error as OfflineStoreError {
             say("step \(k) \(rawValue) error \(error.code)")
         } catch {

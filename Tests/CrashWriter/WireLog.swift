@@ -1,6 +1,5 @@
 import Foundation
 import OfflineStore
-import Synchronization
 
 /// A transport that announces every request on standard output before sending it and
 /// every answer after it arrived, so the parent can kill the process in the middle of a
@@ -31,7 +30,7 @@ struct WireLog: HTTPTransport {
 
 /// A thread-safe request counter.
 final class Counter: Sendable {
-    private let value = Mutex(0)
+    private let value = Locked(0)
 
     /// The next number, starting at 1.
     func next() -> Int { value.withLock { $0 += 1; return $0 } }

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import OfflineStore
 import OfflineStoreTesting
 import Testing
@@ -192,7 +191,7 @@ import Testing
 
     @Test func onPushRunsBeforeTheOperationsAreApplied() async throws {
         let backend = PushFixture.backend()
-        let seen = Mutex<[String]>([])
+        let seen = Locked<[String]>([])
         backend.onPush = { [backend] operations in
             let present = backend.serverRecord(collection: "todos", id: "a") != nil
             seen.withLock { $0 += operations.map { "\($0.id) present=\(present)" } }

@@ -1,5 +1,4 @@
 import GRDB
-import Synchronization
 import Testing
 @_spi(Testing) @testable import OfflineStore
 
@@ -10,7 +9,7 @@ struct ObjectStoreAtomicityTests {
 
     /// Makes writes of chosen objects fail after their row is written and before their queue entry is.
     final class Fault: Sendable {
-        private let failing = Mutex<Set<String>>([])
+        private let failing = Locked<Set<String>>([])
 
         /// From now on, writes of these ids fail.
         func arm(_ ids: String...) { failing.withLock { $0.formUnion(ids) } }

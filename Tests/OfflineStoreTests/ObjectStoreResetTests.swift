@@ -27,7 +27,7 @@ struct ObjectStoreResetTests {
     @Test func clientResetKeepsPendingEditsAndRefreshesInFull() async throws {
         try await Self.withSyncedStore { store, backend in
             backend.put(collection: "todos", id: "n", record: ["id": "n", "title": "new on the server"])
-            try await store.resetClient()
+            try await store.resetSyncState()
 
             let todos = store.collection("todos")
             #expect(try todos.find("s") == nil)

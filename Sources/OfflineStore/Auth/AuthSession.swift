@@ -1,4 +1,3 @@
-import Synchronization
 
 /// The credentials a backend currently signs its requests with; changed by
 /// ``ObjectStore/login(_:)`` and ``ObjectStore/logout()``. Held in memory only: never
@@ -11,11 +10,11 @@ import Synchronization
 /// try await store.login(.basic(user: "alice", password: "s3cret"))
 /// ```
 public final class AuthSession: Sendable, CustomStringConvertible {
-    private let current: Mutex<Credentials?>
+    private let current: Locked<Credentials?>
 
     /// A session, signed in with `credentials` when given (not validated: see ``ObjectStore/login(_:)``).
     public init(_ credentials: Credentials? = nil) {
-        current = Mutex(credentials)
+        current = Locked(credentials)
     }
 
     /// Whether requests carry credentials.

@@ -1,4 +1,4 @@
-/// Who the app signs in as, and how requests prove it (SPEC §10).
+/// Who the app signs in as, and how requests prove it (Docs/Auth.md).
 ///
 /// Descriptions and mirrors redact secrets: printing a value never shows a password or token.
 public enum Credentials: Sendable {

@@ -1,4 +1,4 @@
-/// Signing in and out (SPEC §10): the backend must use an ``AuthSession``
+/// Signing in and out (Docs/Auth.md): the backend must use an ``AuthSession``
 /// (`KintoAuth.session(_:)`), whose credentials these methods change.
 ///
 /// ```swift

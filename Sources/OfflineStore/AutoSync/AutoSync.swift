@@ -1,7 +1,6 @@
 import Foundation
-import Synchronization
 
-/// Runs `sync` on a schedule (SPEC §10): every ``Configuration/interval`` after a run that
+/// Runs `sync` on a schedule (Docs/Auth.md, "Scheduled sync"): every ``Configuration/interval`` after a run that
 /// worked, exponential backoff with jitter after failures (``SyncSchedule``), at once when
 /// the network comes back (``networkAvailable()``), never while paused. Queue entries whose
 /// retry delay (`notBefore`, from Retry-After or the engine's backoff) has not passed are
@@ -39,13 +38,13 @@ public final class AutoSync: Sendable {
         public let number: Int
         /// What the run did (up to the stop, when it stopped early); nil when it could not start.
         public let report: SyncReport?
-        /// Why the run failed, if it did (a ``SyncInterrupted`` or an ``OfflineStoreError``).
+        /// Why the run failed, if it did (an ``OfflineStoreError``, with a ``OfflineStoreError/report`` when a sync run stopped early).
         public let failure: (any Error)?
         /// The wait before the next run.
         public let nextDelay: Duration
         /// How long the server asked us to wait, if it did.
         public var retryAfter: Duration? {
-            (failure as? SyncInterrupted)?.error.retryAfter ?? (failure as? OfflineStoreError)?.retryAfter
+            (failure as? OfflineStoreError)?.retryAfter
         }
     }
 
@@ -69,13 +68,13 @@ public final class AutoSync: Sendable {
     public let store: ObjectStore
     /// The settings.
     public let configuration: Configuration
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     /// A schedule for `store`; nothing runs until ``run(action:onRun:)``.
     public init(store: ObjectStore, configuration: Configuration) {
         self.store = store
         self.configuration = configuration
-        state = Mutex(State(schedule: SyncSchedule(interval: configuration.interval,
+        state = Locked(State(schedule: SyncSchedule(interval: configuration.interval,
                                                    maximumBackoff: configuration.maximumBackoff)))
     }
 
@@ -141,7 +140,7 @@ public final class AutoSync: Sendable {
                 return try await store.sync()
             }
             return (report, nil)
-        } catch let stop as SyncInterrupted {
+        } catch let stop as OfflineStoreError where stop.report != nil {
             return (stop.report, stop)
         } catch {
             return (nil, error)
@@ -149,7 +148,7 @@ public final class AutoSync: Sendable {
     }
 
     private static func retryAfter(of failure: (any Error)?) -> Duration? {
-        (failure as? SyncInterrupted)?.error.retryAfter ?? (failure as? OfflineStoreError)?.retryAfter
+        (failure as? OfflineStoreError)?.retryAfter
     }
 
     /// Waits `delay` on the clock, or less when woken.

@@ -1,7 +1,7 @@
 import Foundation
-import Synchronization
 
-/// The directory of blob files next to a store (`<store file>.blobs/`, mode 0700; files
+/// The directory of blob files next to a store (`<store file>.blobs/`, or a temporary
+/// directory for an in-memory store; mode 0700; files
 /// 0600, named by random ids, never by the app's names), and the files being written.
 ///
 /// A file is registered as *in progress* before it is created and until the transaction
@@ -12,13 +12,14 @@ struct BlobFiles: Sendable {
     let directory: URL
 
     /// Names of files being written by any store in this process (names are random UUIDs).
-    static let inProgress = Mutex<Set<String>>([])
+    static let inProgress = Locked<Set<String>>([])
 
     /// How many bytes are copied and hashed at a time.
     static let chunkSize = 1 << 20
 
-    init(storePath: String) {
-        directory = URL(fileURLWithPath: storePath + ".blobs", isDirectory: true)
+    /// The blob files in `directory` (``ObjectStore/blobDirectory``).
+    init(directory: URL) {
+        self.directory = directory
     }
 
     /// The URL of a blob file.

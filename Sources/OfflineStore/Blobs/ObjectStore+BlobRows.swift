@@ -61,7 +61,7 @@ struct BlobRow: Sendable {
 
 extension ObjectStore {
     /// The store's blob directory.
-    var blobFiles: BlobFiles { BlobFiles(storePath: path) }
+    var blobFiles: BlobFiles { BlobFiles(directory: blobDirectory) }
 
     /// Forgets the blob rows of an object (evicted or deleted); their files are removed by
     /// the next ``sweepBlobs()``, after the transaction committed.

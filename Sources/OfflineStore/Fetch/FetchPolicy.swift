@@ -1,4 +1,4 @@
-/// Where a read that may go to the server takes its answer from (OMC fetch policies, SPEC §4).
+/// Where a read that may go to the server takes its answer from (OMC fetch policies; Docs/Policies.md).
 ///
 /// The policy in force is the call's `policy:` if given, else
 /// ``ObjectStore/Configuration/fetchPolicies`` for the collection, else

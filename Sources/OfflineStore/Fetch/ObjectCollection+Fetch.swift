@@ -1,5 +1,5 @@
 extension ObjectCollection {
-    /// Reads one object under a fetch policy (SPEC §4): from the local store, the server, or both.
+    /// Reads one object under a fetch policy (Docs/Policies.md, "Fetch policies"): from the local store, the server, or both.
     ///
     /// Objects fetched from the server update their persistent copy as a refresh would: an
     /// object with a local edit keeps it (a different server version is a conflict settled by

@@ -19,13 +19,13 @@ final class ExternalChangeWatcher: @unchecked Sendable {
     private var task: Task<Void, Never>?
 
     /// One more observation runs; the first one starts the polling task.
-    func observationStarted(pool: DatabasePool, interval: Duration?, logger: @escaping @Sendable (String) -> Void) {
+    func observationStarted(writer: any DatabaseWriter, interval: Duration?, logger: @escaping @Sendable (String) -> Void) {
         guard let interval else { return }
         lock.lock()
         defer { lock.unlock() }
         observers += 1
         guard observers == 1 else { return }
-        task = Task.detached { await Self.poll(pool: pool, every: interval, logger: logger) }
+        task = Task.detached { await Self.poll(writer, every: interval, logger: logger) }
     }
 
     /// One observation ended; the last one stops the polling task.
@@ -46,15 +46,15 @@ final class ExternalChangeWatcher: @unchecked Sendable {
         return task != nil
     }
 
-    private static func poll(pool: DatabasePool, every interval: Duration, logger: @Sendable (String) -> Void) async {
+    private static func poll(_ writer: any DatabaseWriter, every interval: Duration, logger: @Sendable (String) -> Void) async {
         do {
-            var seen = try await dataVersion(pool)
+            var seen = try await dataVersion(writer)
             while true {
                 try await Task.sleep(for: interval)
-                let now = try await dataVersion(pool)
+                let now = try await dataVersion(writer)
                 guard now != seen else { continue }
                 seen = now
-                try await pool.write { db in try db.notifyChanges(in: .fullDatabase) }
+                try await writer.write { db in try db.notifyChanges(in: .fullDatabase) }
             }
         } catch is CancellationError {
             return
@@ -65,7 +65,7 @@ final class ExternalChangeWatcher: @unchecked Sendable {
         }
     }
 
-    private static func dataVersion(_ pool: DatabasePool) async throws -> Int {
-        try await pool.writeWithoutTransaction { db in try Int.fetchOne(db, sql: "PRAGMA data_version") ?? 0 }
+    private static func dataVersion(_ writer: any DatabaseWriter) async throws -> Int {
+        try await writer.writeWithoutTransaction { db in try Int.fetchOne(db, sql: "PRAGMA data_version") ?? 0 }
     }
 }

@@ -15,25 +15,18 @@ import GRDB
 /// changing it is no change. Changes are sent after their transaction committed, in
 /// commit order.
 ///
-/// How: while anyone observes, temporary triggers on the writer connection log every
+/// How: from the first observer on, temporary triggers on the writer connection log every
 /// change of `objects` into a temporary table (changes of state or copies that leave the
 /// value as it was are logged as "touched": they wake query and flag observations but are
 /// not object changes), which each write drains before it
-/// commits (so a rolled-back write reports nothing). With no observer there are no
-/// triggers and no cost.
+/// commits (so a rolled-back write reports nothing). Until the first observer there are no
+/// triggers and no cost; once installed they stay until the store closes.
 extension ObjectStore {
     /// The changes of one collection (or of every collection) from now on; ends when the
     /// store closes or the consumer stops.
     public func changes(in collection: String? = nil) -> AsyncStream<ObjectChange> {
-        let all = runtime.changes.subscribe()
+        let stream = runtime.changes.subscribe { change in collection == nil || change.collection == collection }
         installChangeLog()
-        guard let collection else { return all }
-        let (stream, continuation) = AsyncStream<ObjectChange>.makeStream(bufferingPolicy: .unbounded)
-        let task = Task {
-            for await change in all where change.collection == collection { continuation.yield(change) }
-            continuation.finish()
-        }
-        continuation.onTermination = { _ in task.cancel() }
         return stream
     }
 

@@ -1,7 +1,6 @@
 import Foundation
-import Synchronization
 
-/// Sync events: an `AsyncSequence` of what flush, refresh and sync do (SPEC §10).
+/// Sync events: an `AsyncSequence` of what flush, refresh and sync do (Docs/Observing.md).
 ///
 /// ```swift
 /// let events = store.syncEvents()          // subscribe before the run
@@ -39,9 +38,6 @@ extension ObjectStore {
             }
             emit(.finished(operation, report))
             return report
-        } catch let stop as SyncInterrupted {
-            emit(.error(operation, stop.error))
-            throw stop
         } catch {
             emit(.error(operation, OfflineStoreError.sync(error)))
             throw error
@@ -79,7 +75,7 @@ final class ProgressCounter: Sendable {
         var totals: [Key: Int?] = [:]
         var cumulative = 0
     }
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Adds `count` items; the total is learned on the collection's first event of the run.
     func advance(_ collection: String, _ direction: SyncProgress.Direction, by count: Int,

@@ -12,11 +12,10 @@ import GRDB
 /// for try await pending in store.observePendingCount() { badge = pending }
 /// ```
 extension ObjectStore {
-    /// The number of queue entries not yet on the server (pending, in flight or failed), as it changes.
+    /// The number of queue entries the server has not confirmed (pending, in flight or failed), as it changes.
     public func observePendingCount() -> AsyncValueObservation<Int> {
-        ValueObservation.tracking { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM queue") ?? 0 }
-            .removeDuplicates()
-            .seeingOtherProcesses(of: self)
+        counted(ValueObservation.tracking { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM queue") ?? 0 }
+            .removeDuplicates())
             .values(in: pool)
     }
 
@@ -26,21 +25,31 @@ extension ObjectStore {
         _ fetch: @escaping @Sendable (Database) throws -> Value
     ) -> AsyncValueObservation<Value> {
         installChangeLog()
-        return ValueObservation.tracking(fetch).removeDuplicates().seeingOtherProcesses(of: self).values(in: pool)
+        return counted(ValueObservation.tracking(fetch).removeDuplicates()).values(in: pool)
     }
-}
 
-extension ValueObservation {
-    /// The observation, fetching again when another process commits to the store's file
-    /// (``ExternalChangeWatcher``); its start and end are counted so polling runs only
-    /// while some observation does.
-    func seeingOtherProcesses(of store: ObjectStore) -> ValueObservation<ValueReducers.Trace<Reducer>> {
-        let watcher = store.runtime.externalChanges
-        let pool = store.pool, interval = store.configuration.externalChangeInterval, logger = store.configuration.logger
-        return handleEvents(
-            willStart: { watcher.observationStarted(pool: pool, interval: interval) { logger.debug("\($0)") } },
-            didFail: { _ in watcher.observationEnded(interval: interval) },
-            didCancel: { watcher.observationEnded(interval: interval) })
+    /// The observation, counted in ``StoreRuntime/valueObservers`` from its start until it
+    /// ends: cancelled when the consumer stops iterating (GRDB then stops observing the
+    /// database) or failed. While any runs, ``ExternalChangeWatcher`` makes them fetch
+    /// again when another process commits to the store's file.
+    private func counted<Reducer: ValueReducer>(_ observation: ValueObservation<Reducer>)
+        -> ValueObservation<ValueReducers.Trace<Reducer>> {
+        let observers = runtime.valueObservers, watcher = runtime.externalChanges
+        let writer = pool, logger = configuration.logger
+        let interval = isInMemory ? nil : configuration.externalChangeInterval
+        return observation.handleEvents(
+            willStart: {
+                observers.withLock { $0 += 1 }
+                watcher.observationStarted(writer: writer, interval: interval) { logger.debug("\($0)") }
+            },
+            didFail: { _ in
+                observers.withLock { $0 -= 1 }
+                watcher.observationEnded(interval: interval)
+            },
+            didCancel: {
+                observers.withLock { $0 -= 1 }
+                watcher.observationEnded(interval: interval)
+            })
     }
 }
 
@@ -66,7 +75,7 @@ extension ObjectCollection {
 }
 
 extension StoredObject {
-    /// Whether an edit of this object waits to be sent (or was sent and not yet confirmed).
+    /// Whether an edit of this object waits to be sent (or was sent and is unconfirmed).
     public var hasPendingWrites: Bool { hasLocalEdit || state == .created || state == .updated || state == .deleted }
     /// Whether the object is conflicted and waits for the app to resolve it.
     public var hasConflict: Bool { state == .conflicted }

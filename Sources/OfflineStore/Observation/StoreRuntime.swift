@@ -1,6 +1,5 @@
 import Foundation
 import GRDB
-import Synchronization
 
 /// The store's in-memory state around the engine: observers and entries the error handler
 /// deferred. Nothing here is persisted.
@@ -9,17 +8,26 @@ final class StoreRuntime: Sendable {
     let events = Broadcaster<SyncEvent>()
     /// Object changes, all collections (filtered per subscriber).
     let changes = Broadcaster<ObjectChange>()
-    /// How many query/flag observations are running (they need the change log too).
-    let valueObservers = Mutex(0)
+    /// How many value observations (queries, objects, flags, the pending count) are running.
+    let valueObservers = Locked(0)
     /// Whether the change-log triggers are installed on the writer connection.
-    let changeLogInstalled = Mutex(false)
+    let changeLogInstalled = Locked(false)
     /// Polls for other processes' writes while observations run.
     let externalChanges = ExternalChangeWatcher()
     /// Entries the error handler chose to retry: sent again by the next flush, not this one.
-    let deferredRetries = Mutex(Set<Int64>())
+    let deferredRetries = Locked(Set<Int64>())
 
     /// Whether any object-change or query observer exists.
     var observesObjects: Bool { changes.hasSubscribers || valueObservers.withLock { $0 > 0 } }
+}
+
+extension ObjectStore {
+    /// How many observations of this store are running: value observations (each a GRDB
+    /// database observation), object-change streams and sync-event streams. Zero once every
+    /// consumer stopped iterating; for tests.
+    @_spi(Testing) public var runningObservationCount: Int {
+        runtime.valueObservers.withLock { $0 } + runtime.changes.subscriberCount + runtime.events.subscriberCount
+    }
 }
 
 /// Where a change came from.

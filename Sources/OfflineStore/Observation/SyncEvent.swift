@@ -11,7 +11,7 @@ public enum SyncEvent: Sendable, Hashable {
     case failedEntry(QueueEntry)
     /// A run completed; its report.
     case finished(SyncOperation, SyncReport)
-    /// A run stopped early (the ``SyncInterrupted`` error) or could not run.
+    /// A run stopped early (an ``OfflineStoreError`` with a ``OfflineStoreError/report``) or could not run.
     case error(SyncOperation, OfflineStoreError)
 }
 

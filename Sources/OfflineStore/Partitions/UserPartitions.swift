@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// One store file per user plus one for the app (RhoConnect's user, app and local
 /// partitions), so that a logout followed by a login as someone else never shows the first
@@ -31,8 +30,8 @@ public final class UserPartitions: Sendable {
     private let makeBackend: @Sendable (AuthSession, String) -> any Backend
     let makeAppBackend: (@Sendable (AuthSession) -> any Backend)?
     let appSession = AuthSession()
-    private let open = Mutex<(user: String, store: ObjectStore)?>(nil)
-    let app = Mutex<ObjectStore?>(nil)
+    private let open = Locked<(user: String, store: ObjectStore)?>(nil)
+    let app = Locked<ObjectStore?>(nil)
 
     /// Partitions in `directory`; `backend` builds each user's backend on their session (e.g.
     /// with a bucket per user), `appBackend` the app partition's backend on a session that

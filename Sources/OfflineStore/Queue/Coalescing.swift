@@ -5,7 +5,7 @@ enum Coalescing: Equatable {
     /// The pending entry vanishes and nothing is sent (create then delete).
     case cancel
 
-    /// The coalescing table of the specification (SPEC §3):
+    /// The coalescing table (Docs/Architecture.md, "Coalescing"):
     /// create+update → create, create+delete → nothing, update+update → update,
     /// update+delete → delete, delete+create → update (replace).
     /// Pairs that a consistent object history cannot produce give nil.

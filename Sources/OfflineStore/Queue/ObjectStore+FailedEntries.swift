@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 
-/// The app's actions on edits the server rejected (SPEC §8, RhoConnect's create/update/delete errors).
+/// The app's actions on edits the server rejected (Docs/Errors.md; RhoConnect's create/update/delete errors).
 ///
 /// A rejected entry stays in the queue as `failed`, with the server's status, body and
 /// parsed per-field messages (``QueueEntry/validationMessages``), and later edits of its
@@ -77,7 +77,7 @@ extension ObjectStore {
     }
 
     /// Queue entries that wait behind a failed entry or a conflict of the same object
-    /// (SPEC §5 "dependents are held back"); they go out once the app acts.
+    /// (Docs/Errors.md, "Held-back dependents"); they go out once the app acts.
     ///
     /// - Throws: a storage error.
     public func heldBackEntries() throws -> [QueueEntry] {

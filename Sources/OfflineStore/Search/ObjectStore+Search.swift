@@ -15,7 +15,7 @@ extension ObjectStore {
     ///   - progress: called after each applied page.
     /// - Throws: ``OfflineStoreError``: `unknownCollection`, `invalidOperation` (local-only),
     ///   `invalidFieldPath`/`invalidJSON` (query), `offline`, the server's errors, `storeFull`;
-    ///   ``SyncInterrupted`` when `syncChanges` and the flush stopped early.
+    ///   with a ``OfflineStoreError/report`` when `syncChanges` and the flush stopped early.
     @discardableResult
     public func search(_ collection: String, query: ServerQuery, syncChanges: Bool = false,
                        progress: (@Sendable (SearchProgress) -> Void)? = nil) async throws -> SearchResult {

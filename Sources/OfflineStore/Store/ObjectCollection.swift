@@ -89,14 +89,14 @@ public struct ObjectCollection: Sendable {
         return try store.read("counting \(name)") { db in try Int.fetchOne(db, sql: sql, arguments: arguments) ?? 0 }
     }
 
-    /// Whether the collection has edits not yet on the server.
+    /// Whether the collection has edits the server has not confirmed.
     public func isChanged() throws -> Bool {
         try store.read("reading \(name)") { db in
             try Bool.fetchOne(db, sql: "SELECT EXISTS(SELECT 1 FROM queue WHERE collection = ?)", arguments: [name]) ?? false
         }
     }
 
-    /// Whether the object has edits not yet on the server.
+    /// Whether the object has edits the server has not confirmed.
     public func isChanged(_ id: String) throws -> Bool {
         try store.read("reading \(name)/\(id)") { db in
             try Bool.fetchOne(db, sql: "SELECT EXISTS(SELECT 1 FROM queue WHERE collection = ? AND object_id = ?)",

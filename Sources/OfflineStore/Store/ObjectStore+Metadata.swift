@@ -7,7 +7,7 @@ extension ObjectStore {
     /// Stores a small piece of app metadata in the store file, or removes it (`nil`).
     ///
     /// App metadata lives in the same SQLite file as the objects, apart from the engine's
-    /// own bookkeeping, and survives ``resetClient()`` and ``resetAll()``. Use it for
+    /// own bookkeeping, and survives ``resetSyncState(keepingPendingEdits:)`` and ``resetAll()``. Use it for
     /// settings that belong with the data, e.g. which server a store syncs with. Never
     /// store secrets: the file is not encrypted.
     ///

@@ -1,44 +1,46 @@
 import GRDB
 
-/// Client reset and full reset (SPEC §8 "unknown client / server lost its data", §10).
+/// The resets, from the smallest to the largest (see Docs/Auth.md, "Resets"):
 ///
-/// | | client reset | full reset |
-/// |---|---|---|
-/// | synced objects of synced collections | removed (read again by the next refresh) | removed |
-/// | objects with local edits, conflicts or failed entries | kept | removed |
-/// | the queue | kept | emptied |
-/// | pull cursors, last sync time | cleared | cleared |
-/// | local-only collections' objects | kept | removed |
-/// | registered collections, app metadata | kept | kept |
+/// | | ``ObjectStore/resetSyncState(keepingPendingEdits:)`` | ``ObjectStore/resyncFromServer(keepingPendingEdits:)`` | ``ObjectStore/resetAll()`` |
+/// |---|---|---|---|
+/// | synced objects of synced collections | removed | removed, then read again | removed |
+/// | objects with local edits, conflicts or failed entries | kept (unless `keepingPendingEdits: false`) | kept (same) | removed |
+/// | the queue | kept (same) | kept (same), sent by the next flush | emptied |
+/// | pull cursors, last sync time | cleared | cleared, then a full refresh | cleared |
+/// | local-only collections' objects | kept | kept | removed |
+/// | registered collections, app metadata | kept | kept | kept |
 ///
-/// Both wait for a running flush or refresh of this store to finish, and run in one
-/// transaction: they happen entirely or not at all.
+/// ``ObjectStore/resetCollection(_:keepingPendingEdits:)`` does the first for one collection.
+/// Each waits for a running flush or refresh of this store to finish, and its local part
+/// runs in one transaction: it happens entirely or not at all.
 extension ObjectStore {
-    /// Client reset: forgets what the store knows about the server, keeping the app's unsent work.
+    /// Forgets what the store knows about the server, without the network: synced objects
+    /// and pull cursors go, so the next refresh reads each collection in full.
     ///
-    /// Removes every synced object without a local edit (in collections that sync) and
-    /// every pull cursor, so the next refresh reads each collection in full. Objects with
-    /// local edits, conflicts or failed entries, the whole queue and local-only collections stay.
+    /// Objects with local edits, conflicts or failed entries, the whole queue and local-only
+    /// collections stay, unless `keepingPendingEdits` is false: then every object of the
+    /// synced collections and their queue entries go too (unsent edits are lost).
     ///
     /// ```swift
-    /// try await store.resetClient()
+    /// try await store.resetSyncState()
     /// try await store.refresh()      // reads everything again
     /// ```
     /// - Throws: a storage error; nothing changes then.
-    public func resetClient() async throws {
+    public func resetSyncState(keepingPendingEdits: Bool = true) async throws {
         let synced = collections().filter { !$0.isLocalOnly }.map(\.name)
         try await flushLock.withLock {
-            try write("resetting the client") { db in
-                for name in synced {
-                    try db.execute(sql: """
-                        DELETE FROM objects WHERE collection = ? AND state = 'synced' AND dirty = 0
-                        AND NOT EXISTS (SELECT 1 FROM queue WHERE queue.collection = objects.collection AND queue.object_id = objects.id)
-                        """, arguments: [name])
-                }
-                try db.execute(sql: "UPDATE collections SET cursor = NULL")
+            try write("resetting the sync state") { db in
+                for name in synced { try Self.dropCollection(db, name, keepingPendingEdits: keepingPendingEdits) }
                 try db.execute(sql: "DELETE FROM meta WHERE key = 'lastSync'")
             }
         }
+    }
+
+    /// Earlier name of ``resetSyncState(keepingPendingEdits:)``.
+    @available(*, deprecated, renamed: "resetSyncState()")
+    public func resetClient() async throws {
+        try await resetSyncState()
     }
 
     /// Full reset: deletes every object (local-only collections too), the whole queue —
@@ -60,32 +62,32 @@ extension ObjectStore {
     }
 }
 
-/// Client reset with a full refresh, per-collection reset, and detecting a server that lost its data.
+/// Reading everything again from the server, per-collection reset, and detecting a server
+/// that lost its data.
 extension ObjectStore {
-    /// Client reset (SPEC §8): drops what the store knows from the server — synced objects
-    /// and pull cursors — then reads every synced collection again in full. Pending edits are
-    /// kept and sent by the next flush (their objects meet the server's copies as conflicts
-    /// when the server changed them), unless `keepingPendingEdits` is false: then the queue
-    /// and every unsent edit go too.
+    /// Reads everything again from the server: checks that the server still has the data
+    /// this store synced, then ``resetSyncState(keepingPendingEdits:)`` and a full refresh
+    /// of every synced collection. Pending edits are kept and sent by the next flush (their
+    /// objects meet the server's copies as conflicts when the server changed them), unless
+    /// `keepingPendingEdits` is false: then the queue and every unsent edit go too.
     ///
     /// - Returns: the report of the full refresh.
-    /// - Throws: ``SyncInterrupted`` when the refresh stopped (what was dropped stays dropped;
-    ///   the next refresh reads everything), a storage error (nothing changed).
+    /// - Throws: ``OfflineStoreError`` `serverLostData` (nothing dropped; see Docs/Errors.md),
+    ///   `configuration` without a backend, the server's errors before anything was dropped;
+    ///   with a ``OfflineStoreError/report`` when the refresh stopped (what was dropped stays
+    ///   dropped; the next refresh reads everything); a storage error (nothing changed).
+    @discardableResult
+    public func resyncFromServer(keepingPendingEdits: Bool = true) async throws -> SyncReport {
+        try await requireServerData()
+        try await resetSyncState(keepingPendingEdits: keepingPendingEdits)
+        return try await refresh(full: true)
+    }
+
+    /// Earlier name of ``resyncFromServer(keepingPendingEdits:)``.
+    @available(*, deprecated, renamed: "resyncFromServer(keepingPendingEdits:)")
     @discardableResult
     public func clientReset(keepingPendingEdits: Bool = true) async throws -> SyncReport {
-        try await requireServerData()
-        if keepingPendingEdits {
-            try await resetClient()
-        } else {
-            let synced = collections().filter { !$0.isLocalOnly }.map(\.name)
-            try await flushLock.withLock {
-                try write("resetting the client") { db in
-                    for name in synced { try Self.dropCollection(db, name, keepingPendingEdits: false) }
-                    try db.execute(sql: "DELETE FROM meta WHERE key = 'lastSync'")
-                }
-            }
-        }
-        return try await refresh(full: true)
+        try await resyncFromServer(keepingPendingEdits: keepingPendingEdits)
     }
 
     /// Resets one collection: its synced objects and its cursor go, so the next refresh
@@ -147,6 +149,6 @@ extension ObjectStore {
         guard known > 0 else { return }
         throw OfflineStoreError(.serverLostData,
             "the server has no records in \(collection) but this store holds \(known) object(s) it synced: the server "
-            + "lost its data or the collection was deleted; local data is kept (push it again, or clientReset)")
+            + "lost its data or the collection was deleted; local data is kept (push it again, or resyncFromServer)")
     }
 }

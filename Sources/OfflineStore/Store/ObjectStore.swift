@@ -1,7 +1,6 @@
 import Foundation
 import GRDB
 import Logging
-import Synchronization
 
 /// An offline-first object store in one SQLite file: objects with a persistent (server)
 /// and a local copy, and a durable queue of pending operations.
@@ -14,18 +13,26 @@ import Synchronization
 ///
 /// One serialized writer and concurrent readers (SQLite WAL through GRDB's
 /// `DatabasePool`); every edit writes its object row and its queue entry in one
-/// transaction. Safe to share between tasks.
+/// transaction. Safe to share between tasks. ``inMemory(configuration:backend:)`` makes a
+/// store that behaves the same and keeps nothing (previews, unit tests).
 public final class ObjectStore: Sendable {
-    /// The store file's path.
+    /// The store file's path; ":memory:" for an in-memory store.
     public let path: String
+    /// Whether the store lives in memory only (``inMemory(configuration:backend:)``).
+    public let isInMemory: Bool
     /// The configuration the store was opened with.
     public let configuration: Configuration
     /// The backend that `flush`, `refresh` and immediate writes talk to; nil for a local store.
     public let backend: (any Backend)?
 
-    let pool: DatabasePool
-    let descriptors: Mutex<[String: CollectionDescriptor]>
-    let state: Mutex<RuntimeState>
+    /// The database: a `DatabasePool` (WAL, concurrent reads) for a file, a `DatabaseQueue`
+    /// for an in-memory store.
+    let pool: any DatabaseWriter
+    /// Where the store's blob files live: `<path>.blobs` next to a file store, a temporary
+    /// directory (removed by ``close()``) for an in-memory store.
+    let blobDirectory: URL
+    let descriptors: Locked<[String: CollectionDescriptor]>
+    let state: Locked<RuntimeState>
     let flushLock: SyncLock
     let runtime = StoreRuntime()
     /// The local edit path's statements, prepared once on the writer connection.
@@ -44,34 +51,36 @@ public final class ObjectStore: Sendable {
     ///   - backend: the server to sync with; nil keeps the store local (every edit queues).
     /// - Throws: ``OfflineStoreError`` with code `notADatabase`, `corrupted`, `locked`
     ///   (another writer held the lock past ``Configuration/busyTimeout``) or `schemaTooNew`.
-    public init(path: String, configuration: Configuration = Configuration(), backend: (any Backend)? = nil) throws {
-        self.path = path
+    public convenience init(path: String, configuration: Configuration = Configuration(),
+                            backend: (any Backend)? = nil) throws {
+        try self.init(opening: .file(path), configuration: configuration, backend: backend)
+    }
+
+    /// Opens the store at `location` and migrates its schema.
+    init(opening location: StoreLocation, configuration: Configuration, backend: (any Backend)?) throws {
+        self.path = location.path
+        self.isInMemory = location.isInMemory
+        self.blobDirectory = location.blobDirectory
         self.configuration = configuration
         self.backend = backend
-        self.flushLock = SyncLock(storePath: path)
-        if !FileManager.default.fileExists(atPath: path) {
-            _ = FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
-        }
-        var config = GRDB.Configuration()
-        config.busyMode = .timeout(configuration.busyTimeout.timeInterval)
-        config.label = "OfflineStore"
-        config.foreignKeysEnabled = false
+        self.flushLock = SyncLock(storePath: location.isInMemory ? nil : location.path)
         do {
-            pool = try DatabasePool(path: path, configuration: config)
+            pool = try location.open(configuration)
             let migrator = StoreSchema.migrator
             try pool.write { db in
                 if try migrator.hasBeenSuperseded(db) {
-                    throw OfflineStoreError(.schemaTooNew, "the store at \(path) was written by a newer version of OfflineStore")
+                    throw OfflineStoreError(.schemaTooNew, "the store at \(location.path) was written by a newer version of OfflineStore")
                 }
             }
             try migrator.migrate(pool)
             // Reading the schema proves the file is a database even when nothing needed migrating.
             _ = try pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") }
+            try location.protectFiles(configuration)
         } catch {
-            throw OfflineStoreError.storage(error, while: "opening \(path)")
+            throw OfflineStoreError.storage(error, while: "opening \(location.path)")
         }
-        descriptors = Mutex([:])
-        state = Mutex(RuntimeState())
+        descriptors = Locked([:])
+        state = Locked(RuntimeState())
         try loadDescriptors()
     }
 
@@ -87,6 +96,14 @@ public final class ObjectStore: Sendable {
             pool.writeWithoutTransaction { _ in writerStatements.removeAll() }
             try pool.close()
         } catch { throw OfflineStoreError.storage(error, while: "closing the store") }
+        removeTemporaryBlobs()
+    }
+
+    deinit { removeTemporaryBlobs() }
+
+    /// An in-memory store's blob files go with it; a file store's stay.
+    private func removeTemporaryBlobs() {
+        if isInMemory { try? FileManager.default.removeItem(at: blobDirectory) }
     }
 
     /// Forces the store offline (true) or lets it try the network again (false).

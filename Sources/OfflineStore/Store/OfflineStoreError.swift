@@ -1,81 +1,34 @@
-/// An error the app can act on, with a stable code and a message that says what was wrong.
+import Foundation
+
+/// The one error type the library throws: a stable code to switch on, a message that says
+/// what was wrong, and what the server or SQLite said underneath.
 ///
-/// Compare with the static members (`error.code == .offline`), not by matching
-/// on cases, so new codes can be added without breaking callers.
+/// ```swift
+/// do {
+///     try await store.sync()
+/// } catch let error as OfflineStoreError {
+///     switch error.code {
+///     case .offline, .timeout: break                       // try again later; nothing is lost
+///     case .unauthorized: showLogin()
+///     default: showAlert(error.localizedDescription)       // a sentence for the user
+///     }
+///     if let done = error.report { print(done.pushed, "pushed before it stopped") }
+/// }
+/// ```
+///
+/// Compare codes with the static members (`error.code == .offline`) rather than an
+/// exhaustive `switch` without `default`: codes can be added without breaking callers.
+/// It is a `LocalizedError`: `localizedDescription` is a sentence an app can show,
+/// ``failureReason`` says what happened in this case, ``recoverySuggestion`` what to do.
+/// Every code, when it happens and what an app does about it: Docs/Errors.md.
+///
+/// `flush()`, `refresh()` and `sync()` throw it too; when such a run stopped after it had
+/// started, ``report`` holds what it did before it stopped (everything done is persisted).
 public struct OfflineStoreError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The kind of failure.
-    public struct Code: Sendable, Hashable, CustomStringConvertible {
-        fileprivate enum Base: String, Sendable, Hashable {
-            case notADatabase, corrupted, locked, schemaTooNew, storage, closed
-            case invalidID, invalidJSON, invalidFieldPath, schemaViolation, unknownCollection
-            case collectionExists, notFound, alreadyExists, notConflicted, invalidOperation
-            case offline, unauthorized, conflict, server, timeout, badResponse, failedEntry, configuration
-            case storeFull
-            case serverLostData
-        }
-        fileprivate let base: Base
-        /// The code's name, e.g. "offline".
-        public var description: String { base.rawValue }
-
-        /// The file exists but is not an SQLite database.
-        public static let notADatabase = Code(base: .notADatabase)
-        /// The store file is damaged.
-        public static let corrupted = Code(base: .corrupted)
-        /// Another connection held the write lock past the busy timeout.
-        public static let locked = Code(base: .locked)
-        /// The store was written by a newer version of OfflineStore.
-        public static let schemaTooNew = Code(base: .schemaTooNew)
-        /// Any other SQLite failure (see ``OfflineStoreError/underlying``).
-        public static let storage = Code(base: .storage)
-        /// The store was closed.
-        public static let closed = Code(base: .closed)
-        /// An object id is empty, too long, or has characters the backend refuses.
-        public static let invalidID = Code(base: .invalidID)
-        /// A value is not valid JSON, or not a JSON object where one is needed.
-        public static let invalidJSON = Code(base: .invalidJSON)
-        /// A field path in a query or schema is not allowed.
-        public static let invalidFieldPath = Code(base: .invalidFieldPath)
-        /// An object breaks its collection's declared schema.
-        public static let schemaViolation = Code(base: .schemaViolation)
-        /// No collection with this name is registered.
-        public static let unknownCollection = Code(base: .unknownCollection)
-        /// A collection with this name is already registered with another definition.
-        public static let collectionExists = Code(base: .collectionExists)
-        /// No object (or queue entry) with this id.
-        public static let notFound = Code(base: .notFound)
-        /// An object with this id already exists.
-        public static let alreadyExists = Code(base: .alreadyExists)
-        /// The object has no conflict to resolve.
-        public static let notConflicted = Code(base: .notConflicted)
-        /// The operation does not apply to this object or entry in its current state.
-        public static let invalidOperation = Code(base: .invalidOperation)
-        /// The server could not be reached and the update policy needs it.
-        public static let offline = Code(base: .offline)
-        /// The server refused the credentials (401) or the permission (403).
-        public static let unauthorized = Code(base: .unauthorized)
-        /// The server holds a different version than the edit was based on.
-        public static let conflict = Code(base: .conflict)
-        /// The server answered with an error status.
-        public static let server = Code(base: .server)
-        /// The server did not answer in time.
-        public static let timeout = Code(base: .timeout)
-        /// The server's answer could not be understood.
-        public static let badResponse = Code(base: .badResponse)
-        /// The server rejected the edit; it is kept as a failed entry until the app acts.
-        public static let failedEntry = Code(base: .failedEntry)
-        /// The store or backend configuration is incomplete or invalid.
-        public static let configuration = Code(base: .configuration)
-        /// The write would grow the store past ``ObjectStore/Configuration/maxStoreSize``; nothing was written.
-        public static let storeFull = Code(base: .storeFull)
-        /// The server no longer has data this store synced (e.g. a Kinto collection that is
-        /// empty or missing while local objects carry server versions); local data is kept.
-        /// Recover with ``ObjectStore/clientReset(keepingPendingEdits:)`` or by pushing again.
-        public static let serverLostData = Code(base: .serverLostData)
-    }
-
-    /// The kind of failure.
     public let code: Code
-    /// What was wrong, in words; never contains credentials or bound values of SQL.
+    /// What was wrong, in words, for logs and developers; never contains credentials or
+    /// bound values of SQL. ``failureReason`` is this message as a sentence.
     public let message: String
     /// The HTTP status, for errors that come from a server answer.
     public let status: Int?
@@ -83,24 +36,70 @@ public struct OfflineStoreError: Error, Sendable, Hashable, CustomStringConverti
     public let body: String?
     /// A lower-level error's description (e.g. SQLite's result code and message).
     public let underlying: String?
+    /// The lower-level error itself, when there is one: GRDB's `DatabaseError` (SQLite's
+    /// result code, message and SQL) for storage codes, ``TransportError`` for `offline` and
+    /// `timeout`. Not part of equality.
+    public let underlyingError: (any Error)?
     /// How long the server asked us to wait before trying again (Retry-After / Backoff).
     public let retryAfter: Duration?
+    /// For a `flush()`, `refresh()` or `sync()` that stopped early: what it did before it
+    /// stopped (everything done is persisted). Nil for every other error.
+    public let report: SyncReport?
 
     /// Creates an error.
     public init(_ code: Code, _ message: String, status: Int? = nil, body: String? = nil,
-                underlying: String? = nil, retryAfter: Duration? = nil) {
-        self.retryAfter = retryAfter
+                underlying: String? = nil, underlyingError: (any Error)? = nil, retryAfter: Duration? = nil) {
+        self.init(code: code, message: message, status: status, body: body, underlying: underlying,
+                  underlyingError: underlyingError, retryAfter: retryAfter, report: nil)
+    }
+
+    private init(code: Code, message: String, status: Int?, body: String?, underlying: String?,
+                 underlyingError: (any Error)?, retryAfter: Duration?, report: SyncReport?) {
         self.code = code
         self.message = message
         self.status = status
         self.body = body
         self.underlying = underlying
+        self.underlyingError = underlyingError
+        self.retryAfter = retryAfter
+        self.report = report
     }
 
-    /// "code: message (status N)".
+    /// The same error, as the stop of a sync run that did `report` before it stopped.
+    func stoppingRun(after report: SyncReport) -> OfflineStoreError {
+        OfflineStoreError(code: code, message: message, status: status, body: body, underlying: underlying,
+                          underlyingError: underlyingError, retryAfter: retryAfter, report: report)
+    }
+
+    /// "code: message (HTTP status)"; "sync stopped early: …" for a run that stopped.
     public var description: String {
         var s = "\(code): \(message)"
         if let status { s += " (HTTP \(status))" }
-        return s
+        return report == nil ? s : "sync stopped early: " + s
+    }
+
+    /// Equal when everything but ``underlyingError`` (which need not be comparable) is equal.
+    public static func == (lhs: OfflineStoreError, rhs: OfflineStoreError) -> Bool {
+        lhs.code == rhs.code && lhs.message == rhs.message && lhs.status == rhs.status && lhs.body == rhs.body
+            && lhs.underlying == rhs.underlying && lhs.retryAfter == rhs.retryAfter && lhs.report == rhs.report
+    }
+
+    /// Hashes what ``==`` compares.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(code)
+        hasher.combine(message)
+        hasher.combine(status)
+        hasher.combine(body)
+        hasher.combine(underlying)
+        hasher.combine(retryAfter)
+        hasher.combine(report)
     }
 }
+
+/// Earlier name of a stopped sync run's error.
+///
+/// `flush()`, `refresh()` and `sync()` now throw ``OfflineStoreError``, with what the run did
+/// before it stopped in ``OfflineStoreError/report``; its code is the reason it stopped.
+@available(*, deprecated, renamed: "OfflineStoreError",
+           message: "flush, refresh and sync throw OfflineStoreError; its `report` holds what was done")
+public typealias SyncInterrupted = OfflineStoreError

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Logging
 
 extension ObjectStore {
@@ -30,10 +31,40 @@ extension ObjectStore {
         /// Decides automatically what to do with an entry the server rejects, during the
         /// flush (see ``FailedEntryHandler``). Default nil: failed entries wait for the app.
         public var failedEntryHandler: FailedEntryHandler?
+        /// Runs first on every new SQLite connection the store opens, before the store reads
+        /// or migrates anything: the place to give an encryption key or to set pragmas.
+        /// Default: nil.
+        ///
+        /// With GRDB built over SQLCipher (see GRDB's "Encryption" guide), this opens an
+        /// encrypted store; every connection needs the key, so it must be given here:
+        ///
+        /// ```swift
+        /// import GRDB      // for `Database`
+        /// var configuration = ObjectStore.Configuration()
+        /// configuration.prepareDatabase = { db in try db.usePassphrase(keychainPassphrase()) }
+        /// let store = try ObjectStore(path: path, configuration: configuration)
+        /// ```
+        ///
+        /// An error it throws fails the open (or the read that opened the connection) with
+        /// ``OfflineStoreError/Code/storage``, or `notADatabase` when the key is wrong.
+        public var prepareDatabase: (@Sendable (Database) throws -> Void)?
+        /// The data protection class of the store file, its `-wal` and `-shm` companions and
+        /// its blob directory, set when the store opens. Applied on iOS, tvOS, watchOS and
+        /// visionOS; macOS and Linux have no per-file protection classes, so it is ignored
+        /// there (an app sets it without `#if`). Default: nil, the app container's default
+        /// class (`completeUntilFirstUserAuthentication` unless the app's entitlements say
+        /// otherwise).
+        ///
+        /// `.complete` makes the files unreadable while the device is locked: a store opened
+        /// with it fails with ``OfflineStoreError/Code/storage`` on any access (including a
+        /// background sync) while locked. SQLite's shared-memory file must stay readable for
+        /// as long as the store is open, so prefer `.completeUntilFirstUserAuthentication`
+        /// for a store that syncs in the background. Ignored by an in-memory store.
+        public var fileProtection: FileProtection?
         /// How often, while an observation runs, the store looks for writes that other
         /// processes committed to its file (an app extension, a scheduled
         /// `offline-store sync`), so observed queries see them too; nil: never (only this
-        /// process's writes are observed). Default: 250 ms. One `PRAGMA data_version` per
+        /// process's writes are observed). Ignored by an in-memory store. Default: 250 ms. One `PRAGMA data_version` per
         /// interval; nothing polls while no observation runs.
         public var externalChangeInterval: Duration? = .milliseconds(250)
         /// Test hooks for fault injection; not for production use.
@@ -41,6 +72,21 @@ extension ObjectStore {
 
         /// A configuration with every default.
         public init() {}
+    }
+}
+
+extension ObjectStore {
+    /// A data protection class for the store's files (Foundation's `FileProtectionType`),
+    /// see ``Configuration/fileProtection``.
+    public enum FileProtection: String, Sendable, Hashable, CaseIterable {
+        /// Readable only while the device is unlocked.
+        case complete
+        /// Files open when the device locks stay usable; new ones cannot be opened.
+        case completeUnlessOpen
+        /// Readable from the first unlock after a restart on (what a background sync needs).
+        case completeUntilFirstUserAuthentication
+        /// No protection beyond the device's own encryption.
+        case none
     }
 }
 

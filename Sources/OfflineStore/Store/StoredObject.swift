@@ -19,7 +19,7 @@ public struct StoredObject: Sendable, Hashable {
     /// Where the object stands relative to the server.
     public let state: SyncState
 
-    /// Whether there is a local edit (including a delete) not yet on the server.
+    /// Whether there is a local edit (including a delete) that the server has not confirmed.
     public var hasLocalEdit: Bool { local != nil || isLocallyDeleted }
 
     /// What a read returns: the local copy if there is one, else the persistent copy;

@@ -2,11 +2,11 @@
 public enum SyncState: String, Sendable, Hashable, Codable, CaseIterable {
     /// No local edits: the object equals its persistent (server) copy.
     case synced
-    /// Created locally, not yet on the server.
+    /// Created locally; the server does not have it.
     case created
-    /// Edited locally; the edit is not yet on the server.
+    /// Edited locally; the server does not have the edit.
     case updated
-    /// Deleted locally (a tombstone); the delete is not yet on the server.
+    /// Deleted locally (a tombstone); the server does not have the delete.
     case deleted
     /// The server holds a version the local edit was not based on; the app must resolve.
     case conflicted

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// A lock that async tasks wait for without blocking a thread; FIFO.
 final class AsyncLock: Sendable {
@@ -6,7 +5,7 @@ final class AsyncLock: Sendable {
         var locked = false
         var waiters: [CheckedContinuation<Void, Never>] = []
     }
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     func lock() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in

@@ -11,14 +11,14 @@ extension ObjectStore {
     /// stop the flush.
     ///
     /// - Returns: the counts of what was done and what is left.
-    /// - Throws: ``SyncInterrupted`` when the run stopped early (offline, unauthorized,
-    ///   server error); what was done before is kept. ``OfflineStoreError/Code/configuration``
+    /// - Throws: ``OfflineStoreError`` when the run stopped early (offline, unauthorized,
+    ///   server error), with what was done before in its ``OfflineStoreError/report`` (kept). ``OfflineStoreError/Code/configuration``
     ///   without a backend.
     @discardableResult
     public func flush() async throws -> SyncReport {
         try await observed(.flush) {
             let (report, stop) = try await flushLock.withLock { try await runFlush() }
-            if let stop { throw SyncInterrupted(report: report, error: stop) }
+            if let stop { throw stop.stoppingRun(after: report) }
             return report
         }
     }
@@ -123,6 +123,6 @@ extension OfflineStoreError {
     static func sync(_ error: any Error) -> OfflineStoreError {
         if let e = error as? OfflineStoreError { return e }
         if let t = error as? TransportError { return OfflineStoreError(transport: t, while: "syncing") }
-        return OfflineStoreError(.server, "the sync failed", underlying: String(describing: error))
+        return OfflineStoreError(.server, "the sync failed", underlying: String(describing: error), underlyingError: error)
     }
 }

@@ -1,7 +1,7 @@
 import GRDB
 
 extension ObjectStore {
-    /// Runs an app edit under the write mode and update policy (SPEC §4); `alongside` runs in
+    /// Runs an app edit under the write mode and update policy (Docs/Policies.md); `alongside` runs in
     /// the edit's transaction after the edit (e.g. a blob's row), so both commit or neither
     /// (it must let its errors escape: see ``writeEdit(_:_:)``).
     func perform(_ edit: LocalEdit, in name: String, policy override: UpdatePolicy?,

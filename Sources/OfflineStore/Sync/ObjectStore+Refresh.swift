@@ -17,12 +17,12 @@ extension ObjectStore {
     /// - Parameters:
     ///   - collections: the collections to pull; nil for every collection that is not local-only.
     ///   - full: ignore the stored cursors and read everything (first sync, repair).
-    /// - Throws: ``SyncInterrupted`` when the run stopped early; what was applied stays applied.
+    /// - Throws: ``OfflineStoreError`` when the run stopped early, with what was applied (it stays applied) in its ``OfflineStoreError/report``.
     @discardableResult
     public func refresh(collections: [String]? = nil, full: Bool = false) async throws -> SyncReport {
         try await observed(.refresh) {
             let (report, stop) = try await flushLock.withLock { try await runRefresh(collections: collections, full: full) }
-            if let stop { throw SyncInterrupted(report: report, error: stop) }
+            if let stop { throw stop.stoppingRun(after: report) }
             try markSynced()
             return report
         }

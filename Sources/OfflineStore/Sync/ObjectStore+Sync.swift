@@ -4,7 +4,7 @@ import GRDB
 extension ObjectStore {
     /// Flushes the queue, then refreshes (SAP flushAndRefresh), with one report.
     ///
-    /// - Throws: ``SyncInterrupted`` when either step stopped early, with what was done.
+    /// - Throws: ``OfflineStoreError`` when either step stopped early, with what was done in its ``OfflineStoreError/report``.
     @discardableResult
     public func sync() async throws -> SyncReport {
         try await observed(.sync) {
@@ -17,7 +17,7 @@ extension ObjectStore {
                 report.absorb(pulled)
                 return refreshStop
             }
-            if let stop { throw SyncInterrupted(report: report, error: stop) }
+            if let stop { throw stop.stoppingRun(after: report) }
             try markSynced()
             return report
         }

@@ -53,14 +53,3 @@ public struct SyncReport: Sendable, Hashable, Codable {
         blobsWaiting = other.blobsWaiting
     }
 }
-
-/// A sync run that stopped early: what it did before it stopped, and why it stopped.
-public struct SyncInterrupted: Error, Sendable, CustomStringConvertible {
-    /// The work done before the run stopped; everything done is persisted.
-    public let report: SyncReport
-    /// Why it stopped (offline, unauthorized, server error, timeout…).
-    public let error: OfflineStoreError
-
-    /// The reason in words.
-    public var description: String { "sync stopped early: \(error)" }
-}

@@ -1,12 +1,11 @@
 import Foundation
-import Synchronization
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
 
 /// The data, upload or download task of one transport call, cancellable before it starts.
 final class RunningTask: Sendable {
-    private let state = Mutex<(task: URLSessionTask?, cancelled: Bool)>((nil, false))
+    private let state = Locked<(task: URLSessionTask?, cancelled: Bool)>((nil, false))
 
     /// Starts the task, or cancels it at once when the caller was already cancelled.
     func start(_ task: URLSessionTask) {

@@ -7,15 +7,15 @@ extension OfflineStoreError {
     public init(transport error: TransportError, while action: String) {
         switch error.kind {
         case .cannotConnect:
-            self.init(.offline, "\(action): cannot connect to the server", underlying: error.description)
+            self.init(.offline, "\(action): cannot connect to the server", underlying: error.description, underlyingError: error)
         case .timedOut:
             self.init(.timeout, "\(action): no answer in time; the server may have applied the request",
-                      underlying: error.description)
+                      underlying: error.description, underlyingError: error)
         case .connectionLost:
             self.init(.timeout, "\(action): the connection broke; the server may have applied the request",
-                      underlying: error.description)
+                      underlying: error.description, underlyingError: error)
         case .other:
-            self.init(.offline, "\(action): the request could not be sent", underlying: error.description)
+            self.init(.offline, "\(action): the request could not be sent", underlying: error.description, underlyingError: error)
         }
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -135,7 +134,7 @@ public struct URLSessionTransport: HTTPTransport {
 /// port, and answers authentication challenges by cancelling them (credentials are
 /// always sent up front), keeping the refused answer so it can be returned as it is.
 final class SessionDelegate: NSObject, URLSessionTaskDelegate, Sendable {
-    private let challenged = Mutex<[Int: HTTPURLResponse]>([:])
+    private let challenged = Locked<[Int: HTTPURLResponse]>([:])
 
     /// The answer that raised a challenge for this task, removed once read.
     func takeChallengedResponse(_ taskIdentifier: Int) -> HTTPURLResponse? {

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import OfflineStore
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -22,7 +22,7 @@ public final class LoopbackServer: Sendable {
     public static let maxConnections = 32
 
     private let listener: Int32
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     private struct State {
         var open = 0

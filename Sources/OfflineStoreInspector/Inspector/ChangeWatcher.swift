@@ -1,7 +1,6 @@
 import Foundation
 import GRDB
 import OfflineStore
-import Synchronization
 
 /// Notices every commit to the store file, by this process or any other, and counts them
 /// as a *generation* the page polls: when it moves, the page reloads what it shows.
@@ -15,7 +14,7 @@ final class ChangeWatcher: Sendable {
     private let connection: DatabaseQueue
     private let history: QueueHistory
     private let store: ObjectStore
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     private struct State {
         var version: Int?

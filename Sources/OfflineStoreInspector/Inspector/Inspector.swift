@@ -1,6 +1,5 @@
 import Foundation
 import OfflineStore
-import Synchronization
 
 /// A local web page over one store: collections and counts, an object browser, the queue,
 /// conflicts (resolved field by field), failed entries, and flush / refresh / sync.
@@ -63,7 +62,7 @@ public final class Inspector: Sendable {
 
     private let server: LoopbackServer
     private let context: InspectorContext
-    private let tasks = Mutex<[Task<Void, Never>]>([])
+    private let tasks = Locked<[Task<Void, Never>]>([])
 
     /// Binds the port and prepares the page; ``start()`` serves it.
     ///

@@ -20,10 +20,10 @@ public struct InspectorError: Error, Sendable, Hashable, CustomStringConvertible
     public static func describe(_ error: any Error) -> InspectorError {
         switch error {
         case let error as InspectorError: return error
-        case let error as SyncInterrupted:
-            let inner = describe(error.error)
-            return InspectorError(inner.status, "stopped early: " + inner.message)
-        case let error as OfflineStoreError: return InspectorError(status(for: error.code), line(for: error))
+        case let error as OfflineStoreError:
+            // A flush, refresh or sync that stopped early carries the report of what it did.
+            let prefix = error.report != nil ? "stopped early: " : ""
+            return InspectorError(status(for: error.code), prefix + line(for: error))
         default: return InspectorError(500, String(describing: error))
         }
     }

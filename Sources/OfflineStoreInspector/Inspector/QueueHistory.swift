@@ -1,6 +1,5 @@
 import Foundation
 import OfflineStore
-import Synchronization
 
 /// What the inspector saw the queue do while it ran: edits folded into a pending entry
 /// (coalescing), entries whose kind changed, entries that left the queue.
@@ -39,7 +38,7 @@ final class QueueHistory: Sendable {
         var departures: [Departure] = []
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// The notes on an entry, oldest first.
     func notes(for seq: Int64) -> [String] { state.withLock { $0.notes[seq] ?? [] } }

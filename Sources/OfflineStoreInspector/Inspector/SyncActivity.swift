@@ -1,6 +1,5 @@
 import Foundation
 import OfflineStore
-import Synchronization
 
 /// The flush, refresh or sync the inspector runs (one at a time) and its live progress,
 /// folded from the store's ``ObjectStore/syncEvents()``.
@@ -20,7 +19,7 @@ final class SyncActivity: Sendable {
         var lastRefreshAt: Date?
     }
 
-    private let state = Mutex(Snapshot())
+    private let state = Locked(Snapshot())
     private let store: ObjectStore
     private let now: @Sendable () -> Date
 
@@ -72,7 +71,7 @@ final class SyncActivity: Sendable {
                 case .refresh: try await store.refresh()
                 case .sync: try await store.sync()
                 }
-            } catch let interrupted as SyncInterrupted {
+            } catch let interrupted as OfflineStoreError {
                 report = interrupted.report
                 failure = InspectorError.describe(interrupted).message
             } catch {

@@ -56,7 +56,7 @@ extension OfflineStoreCommand {
         mutating func execute() async throws {
             let (full, path) = (self.full, global.path)
             try await StoreSession.with(global, server: .never) { session in
-                if full { try await session.store.resetAll() } else { try await session.store.resetClient() }
+                if full { try await session.store.resetAll() } else { try await session.store.resetSyncState() }
                 try Status.show(session, path: path)
             }
         }

@@ -1,6 +1,5 @@
 import Foundation
 import OfflineStore
-import Synchronization
 
 /// `sync --every DURATION [--times N]`: runs sync on the library's ``AutoSync`` schedule,
 /// one JSON report line per run.
@@ -38,7 +37,7 @@ struct ScheduledSync {
             auto.stop()
         }
         defer { watcher.cancel(); beginning.finish() }
-        let status = Mutex<Int32>(ExitStatus.success)
+        let status = Locked<Int32>(ExitStatus.success)
         await auto.run(action: { store in
             beginning.yield()
             let progress = ProgressLine.start(SyncRun.Kind.sync.rawValue, store: store)
@@ -73,10 +72,7 @@ struct ScheduledSync {
 extension SyncRun.Outcome {
     /// The outcome of one scheduled run.
     init(_ run: AutoSync.Run, store: ObjectStore) {
-        let failure = run.failure.map { error -> CLIError in
-            if let interrupted = error as? SyncInterrupted { return CLIError.describe(interrupted) }
-            return CLIError.describe(error)
-        }
+        let failure = run.failure.map(CLIError.describe)
         self.init(report: run.report ?? (try? SyncRun.leftCounts(store)) ?? SyncReport(), failure: failure,
                   retryAfter: run.retryAfter)
     }

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import OfflineStore
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -8,7 +8,7 @@ import Darwin
 
 /// A request to stop a scheduled job after its current step, made by SIGINT/SIGTERM or a test.
 ///
-/// Safe to share between tasks: its state lives in a `Mutex`.
+/// Safe to share between tasks: its state lives in a `Locked`.
 final class StopSignal: Sendable {
     private struct State {
         var requested = false
@@ -16,7 +16,7 @@ final class StopSignal: Sendable {
         var waiters: [Int: CheckedContinuation<Void, Never>] = [:]
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Whether a stop was requested.
     var isRequested: Bool { state.withLock { $0.requested } }
@@ -65,7 +65,7 @@ final class StopSignal: Sendable {
     func installHandlers(for signals: [Int32] = [SIGINT, SIGTERM]) {
         var fds: [Int32] = [0, 0]
         guard pipe(&fds) == 0 else { preconditionFailure("pipe() failed: \(errno)") }
-        signalPipeWriteEnd.store(fds[1], ordering: .releasing)
+        signalPipeWriteEnd = fds[1]   // before `sigaction` below, so every handler run sees it
         let readEnd = fds[0]
         Thread { [self] in
             var number: UInt8 = 0
@@ -88,10 +88,16 @@ final class StopSignal: Sendable {
 }
 
 /// The write end of the pipe the signal handler writes to; -1 until handlers are installed.
-private let signalPipeWriteEnd = Atomic<Int32>(-1)
+///
+/// A plain global, not a lock (taking a lock in a signal handler is not async-signal-safe)
+/// nor `Atomic` (it needs the `Synchronization` module and its iOS 18 / macOS 15 floor).
+/// `nonisolated(unsafe)` is safe here: it is written once, by ``StopSignal/installHandlers(for:)``
+/// before `sigaction` installs the handler (a system call, so the write is visible to any
+/// later handler run), and only read afterwards.
+nonisolated(unsafe) private var signalPipeWriteEnd: Int32 = -1
 
 /// The C signal handler: writes the signal number to the pipe (async-signal-safe).
 private func forwardSignal(_ number: Int32) {
     var byte = UInt8(truncatingIfNeeded: number)
-    _ = write(signalPipeWriteEnd.load(ordering: .acquiring), &byte, 1)
+    _ = write(signalPipeWriteEnd, &byte, 1)
 }

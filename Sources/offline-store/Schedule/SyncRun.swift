@@ -37,9 +37,9 @@ struct SyncRun {
             case .sync: try await store.sync()
             }
             outcome = Outcome(report: report)
-        } catch let interrupted as SyncInterrupted {
-            outcome = Outcome(report: interrupted.report, failure: CLIError.describe(interrupted),
-                              retryAfter: interrupted.error.retryAfter)
+        } catch let interrupted as OfflineStoreError where interrupted.report != nil {
+            outcome = Outcome(report: interrupted.report ?? SyncReport(), failure: CLIError.describe(interrupted),
+                              retryAfter: interrupted.retryAfter)
         } catch {
             outcome = Outcome(report: (try? leftCounts(store)) ?? SyncReport(), failure: CLIError.describe(error),
                               retryAfter: (error as? OfflineStoreError)?.retryAfter)

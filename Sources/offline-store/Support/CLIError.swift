@@ -45,9 +45,8 @@ struct CLIError: Error, CustomStringConvertible {
         case let error as CLIError:
             return error
         case let error as OfflineStoreError:
-            return CLIError(line(for: error), exitCode: ExitStatus.code(for: error))
-        case let error as SyncInterrupted:
-            return CLIError("stopped early: " + line(for: error.error), exitCode: ExitStatus.code(for: error.error))
+            let line = error.report == nil ? line(for: error) : "stopped early: " + line(for: error)
+            return CLIError(line, exitCode: ExitStatus.code(for: error))
         case let error as JSONError:
             return .usage("JSON argument: \(error)")
         default:

@@ -1,7 +1,6 @@
 import Foundation
 import OfflineStore
 import OfflineStoreTesting
-import Synchronization
 import Testing
 
 /// Login, logout, token refresh and secrecy of credentials, on the real Kinto (SPEC §10).
@@ -37,8 +36,8 @@ import Testing
             store.logout()
             #expect(store.isLoggedIn == false)
             try await store.collection("todos").patch("a", ["title": "offline edit"])
-            let stop = await #expect(throws: SyncInterrupted.self) { try await store.sync() }
-            #expect(stop?.error.code == .unauthorized)
+            let stop = await #expect(throws: OfflineStoreError.self) { try await store.sync() }
+            #expect(stop?.code == .unauthorized)
             #expect(try store.queueCount() == 1)
             #expect(try store.collection("todos").find("a")?["title"] == "offline edit")
 
@@ -55,7 +54,7 @@ import Testing
             let todos = store.collection("todos")
             for i in 1...5 { try await todos.create(["id": .string("t\(i)"), "n": .int(Int64(i))]) }
             let pushed = try await store.flush()
-            try await store.resetClient()                // pull everything again, page by page
+            try await store.resetSyncState()                // pull everything again, page by page
             let pulled = try await store.refresh()
             #expect(pushed.pushed == 5)
             #expect(pulled.pulled == 5)
@@ -121,7 +120,7 @@ import Testing
 /// does not know, so the request is anonymous and refused with 401) until refreshed.
 final class ExpiringToken: AuthHeaderProvider {
     private struct State { var calls = 0; var expired = false; var refreshes = 0; var expiredRequests = 0 }
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let valid: String
     private let every: Int
 

@@ -1,7 +1,6 @@
 import Foundation
 import OfflineStore
 import OfflineStoreTesting
-import Synchronization
 import Testing
 
 /// The library's scheduled sync under a manual clock: backoff with jitter, reconnect,
@@ -10,7 +9,7 @@ import Testing
     /// A deterministic jitter source that cycles through `values`.
     final class Sequence: Sendable {
         private let values: [Double]
-        private let index = Mutex(0)
+        private let index = Locked(0)
         init(_ values: [Double]) { self.values = values }
         func next() -> Double { index.withLock { i in defer { i += 1 }; return values[i % values.count] } }
     }
@@ -102,7 +101,7 @@ import Testing
         try await Self.withStore(now: now) { store, backend in
             try await store.collection("todos").create(["id": "a"])
             backend.inject(.status(503, retryAfter: .seconds(60)).only(.push))
-            await #expect(throws: SyncInterrupted.self) { try await store.flush() }
+            await #expect(throws: OfflineStoreError.self) { try await store.flush() }
             let entry = try #require(try store.queueEntries().first)
             #expect(entry.notBefore == now.date.addingTimeInterval(60))
 

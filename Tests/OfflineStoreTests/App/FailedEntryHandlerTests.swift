@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import OfflineStoreTesting
 import Testing
 @testable import OfflineStore
@@ -134,7 +133,7 @@ struct FailedEntryHandlerTests {
 
 /// Collects values from `@Sendable` closures.
 final class Recorder<Value: Sendable>: Sendable {
-    private let storage = Mutex<[Value]>([])
+    private let storage = Locked<[Value]>([])
     func append(_ value: Value) { storage.withLock { $0.append(value) } }
     var values: [Value] { storage.withLock { $0 } }
 }

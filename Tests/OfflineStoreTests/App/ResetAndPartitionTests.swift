@@ -27,9 +27,9 @@ import Testing
         try await store.sync()
         try await Self.wipe(server)
 
-        let full = await #expect(throws: SyncInterrupted.self) { try await store.refresh(full: true) }
-        #expect(full?.error.code == .serverLostData)
-        let reset = await #expect(throws: OfflineStoreError.self) { try await store.clientReset() }
+        let full = await #expect(throws: OfflineStoreError.self) { try await store.refresh(full: true) }
+        #expect(full?.code == .serverLostData)
+        let reset = await #expect(throws: OfflineStoreError.self) { try await store.resyncFromServer() }
         #expect(reset?.code == .serverLostData)
         #expect(try todos.count() == 2)
         #expect(try todos.object("a")?.state == .synced)
@@ -47,7 +47,7 @@ import Testing
         try await todos.patch("a", ["title": "edited offline"])
         try await server.serverPut("todos", "c", ["title": "new on the server"])
 
-        let report = try await store.clientReset()
+        let report = try await store.resyncFromServer()
         #expect(report.pulled >= 2)                       // b and c at least (a is kept as an edit)
         #expect(try todos.find("a")?["title"] == "edited offline")
         #expect(try todos.find("c")?["title"] == "new on the server")
@@ -56,7 +56,7 @@ import Testing
         #expect(try await server.serverGet("todos", "a")?["title"] == "edited offline")
 
         try await todos.patch("b", ["title": "to be dropped"])
-        try await store.clientReset(keepingPendingEdits: false)
+        try await store.resyncFromServer(keepingPendingEdits: false)
         #expect(try store.queueCount() == 0)
         #expect(try todos.find("b")?["title"] == "B")
         #expect(try todos.count() == 3)

@@ -8,23 +8,41 @@ import Testing
 struct CLIObservationAcrossProcessesTests {
     struct TimedOut: Error {}
 
-    /// The first value of `values` that satisfies `predicate`, or `TimedOut` after `limit`
-    /// (a bound on a test that would otherwise hang; nothing waits on it for synchronisation).
-    static func first<S: AsyncSequence & Sendable>(_ values: S, within limit: Duration = .seconds(20),
-                                                   where predicate: @escaping @Sendable (S.Element) -> Bool)
-        async throws -> S.Element where S.Element: Sendable {
-        try await withThrowingTaskGroup(of: S.Element?.self) { group in
-            group.addTask {
-                for try await value in values where predicate(value) { return value }
-                return nil
+    /// The values of an observation, relayed from a task that iterates it, so a test can
+    /// wait for the first (current) value before another process writes.
+    final class Relay<Element: Sendable>: Sendable {
+        let values: AsyncStream<Element>
+        private let task: Task<Void, Never>
+
+        init<S: AsyncSequence & Sendable>(_ sequence: S) where S.Element == Element {
+            let (values, continuation) = AsyncStream<Element>.makeStream()
+            self.values = values
+            task = Task {
+                do { for try await value in sequence { continuation.yield(value) } } catch {}
+                continuation.finish()
             }
-            group.addTask {
-                try await Task.sleep(for: limit)
-                throw TimedOut()
+        }
+
+        /// Ends the observation (the consumer stops iterating).
+        func cancel() { task.cancel() }
+
+        /// The next value, or `TimedOut` after `limit` (a bound on a test that would
+        /// otherwise hang; nothing waits on it for synchronisation).
+        func next(within limit: Duration = .seconds(20)) async throws -> Element {
+            let values = self.values
+            return try await withThrowingTaskGroup(of: Element?.self) { group in
+                group.addTask {
+                    var iterator = values.makeAsyncIterator()
+                    return await iterator.next()
+                }
+                group.addTask {
+                    try await Task.sleep(for: limit)
+                    throw TimedOut()
+                }
+                defer { group.cancelAll() }
+                guard let value = try await group.next() ?? nil else { throw TimedOut() }
+                return value
             }
-            defer { group.cancelAll() }
-            guard let value = try await group.next() ?? nil else { throw TimedOut() }
-            return value
         }
     }
 
@@ -42,13 +60,18 @@ struct CLIObservationAcrossProcessesTests {
             let todos = store.collection("todos")
             let watcher = store.runtime.externalChanges
 
-            let seen = Task { try await Self.first(todos.observeAll()) { $0.count == 1 } }
+            // The current values come first; only then does the other process write.
+            let objects = Relay(todos.observeAll()), pending = Relay(store.observePendingCount())
+            #expect(try await objects.next() == [])
+            #expect(try await pending.next() == 0)
             try await cli.expect(0, "create", "todos", #"{"title":"from the CLI"}"#, "--id", "x")
-            #expect(try await seen.value == [["id": "x", "title": "from the CLI"]])
-
-            let pending = Task { try await Self.first(store.observePendingCount()) { $0 == 2 } }
+            #expect(try await objects.next() == [["id": "x", "title": "from the CLI"]])
+            #expect(try await pending.next() == 1)
             try await cli.expect(0, "create", "todos", #"{"title":"second"}"#, "--id", "y")
-            #expect(try await pending.value == 2)
+            #expect(try await objects.next().count == 2)
+            #expect(try await pending.next() == 2)
+            objects.cancel()
+            pending.cancel()
 
             // Both observations ended with their consumers: nothing polls any more.
             let deadline = ContinuousClock.now + .seconds(10)
@@ -64,9 +87,11 @@ struct CLIObservationAcrossProcessesTests {
             configuration.externalChangeInterval = nil
             let store = try ObjectStore(path: cli.path, configuration: configuration)
             defer { try? store.close() }
-            let observed = Task { try await Self.first(store.collection("todos").observeAll(), within: .seconds(2)) { $0.count == 1 } }
+            let objects = Relay(store.collection("todos").observeAll())
+            #expect(try await objects.next() == [])
             try await cli.expect(0, "create", "todos", #"{"title":"unseen"}"#, "--id", "x")
-            await #expect(throws: TimedOut.self) { try await observed.value }
+            await #expect(throws: TimedOut.self) { try await objects.next(within: .seconds(2)) }
+            objects.cancel()
             #expect(store.runtime.externalChanges.isPolling == false)
         }
     }

@@ -1,6 +1,5 @@
 import Foundation
 import OfflineStore
-import Synchronization
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -68,7 +67,7 @@ final class LineBuffer: Sendable {
         var waiters: [CheckedContinuation<Void, Never>] = []
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// The lines so far.
     var lines: [String] { state.withLock { $0.lines } }
@@ -122,7 +121,7 @@ final class LineBuffer: Sendable {
 /// `sync` in CI while 50 kill -9 runs and the fault proxies shared both cores).
 final class CLIProcess: @unchecked Sendable {
     // @unchecked: `process` is configured and started in `init` before anything else sees
-    // it, and afterwards only read (`processIdentifier`); other state is in Mutexes.
+    // it, and afterwards only read (`processIdentifier`); other state is in `Locked` values.
     let arguments: [String]
     let stdout = LineBuffer()
     let stderr = LineBuffer()
@@ -132,8 +131,8 @@ final class CLIProcess: @unchecked Sendable {
 
     /// How the process ended, set from the termination handler and the watchdog.
     private final class Outcome: Sendable {
-        let status = Mutex<Int32?>(nil)
-        let timedOut = Mutex(false)
+        let status = Locked<Int32?>(nil)
+        let timedOut = Locked(false)
     }
 
     struct TimedOut: Error, CustomStringConvertible {

@@ -1,6 +1,5 @@
 import Foundation
 import OfflineStore
-import Synchronization
 import Testing
 
 /// Server search (RhoConnect `search`): a filtered subset pulled into the store.
@@ -12,7 +11,7 @@ import Testing
         for i in 0..<10 {
             try await server.serverPut("todos", "t\(i)", ["owner": i % 2 == 0 ? "ana" : "bo", "n": .int(Int64(i))])
         }
-        let seen = Mutex<[Int]>([])
+        let seen = Locked<[Int]>([])
         let result = try await store.search("todos", query: ServerQuery([.equal("owner", "ana")])) { p in
             seen.withLock { $0.append(p.processed) }
         }

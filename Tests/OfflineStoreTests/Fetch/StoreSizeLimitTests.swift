@@ -85,12 +85,12 @@ import Testing
         let server = InMemoryBackend(pageSize: 5)
         for i in 0..<40 { server.put(collection: "todos", id: String(format: "r%02d", i), record: ["t": Self.filler(3_000)]) }
         try await withLimitedStore(headroom: 48 * 1024, backend: server) { store in
-            let interrupted = await #expect(throws: SyncInterrupted.self) { try await store.refresh() }
-            #expect(interrupted?.error.code == .storeFull)
+            let interrupted = await #expect(throws: OfflineStoreError.self) { try await store.refresh() }
+            #expect(interrupted?.code == .storeFull)
             let count = try store.collection("todos").count()
             #expect(count > 0 && count < 40)
             #expect(count % 5 == 0, "whole pages only, got \(count)")
-            #expect(interrupted?.report.pulled == count)
+            #expect(interrupted?.report?.pulled == count)
             for object in try store.collection("todos").objects() {
                 #expect(object.persistent == server.serverRecord(collection: "todos", id: object.id)?.record)
             }

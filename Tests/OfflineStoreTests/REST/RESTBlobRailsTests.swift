@@ -128,17 +128,17 @@ struct RESTBlobRailsTests {
 
             // 503: the create is applied, the upload stays pending, the flush stops with the error.
             wire.inject(.status(503))
-            let interrupted = await #expect(throws: SyncInterrupted.self) { try await a.flush() }
-            #expect(interrupted?.error.code == .server && interrupted?.error.status == 503)
-            #expect(interrupted?.report.pushed == 1 && interrupted?.report.blobsWaiting == 1)
+            let interrupted = await #expect(throws: OfflineStoreError.self) { try await a.flush() }
+            #expect(interrupted?.code == .server && interrupted?.status == 503)
+            #expect(interrupted?.report?.pushed == 1 && interrupted?.report?.blobsWaiting == 1)
             let id = try a.serverID(for: temporary, in: "products")
             #expect(try products.blobStatus(id, field: "image").map { $0.isPending && $0.attempts == 1 && $0.status == 503 } == true)
             #expect(try a.queueCount() == 0)
 
             // The server stores it but the answer is lost: still pending, the flush stops with a timeout.
             wire.inject(.lostResponse)
-            let lost = await #expect(throws: SyncInterrupted.self) { try await a.flush() }
-            #expect(lost?.error.code == .timeout)
+            let lost = await #expect(throws: OfflineStoreError.self) { try await a.flush() }
+            #expect(lost?.code == .timeout)
             #expect(try products.blobStatus(id, field: "image").map { $0.isPending && $0.attempts == 2 } == true)
             let applied = try #require(try await RailsServer.request("GET", "/products/\(id).json").json)
             #expect(applied["image_sha256"]?.stringValue == ref.sha256)

@@ -1,12 +1,12 @@
 import Logging
-import Synchronization
+import OfflineStore
 
 /// A swift-log handler that keeps every message and its metadata, so a test can search
 /// what a store logged at every level.
 struct CapturingLogHandler: LogHandler {
     /// Everything logged through handlers sharing this box.
     final class Box: Sendable {
-        let lines = Mutex<[String]>([])
+        let lines = Locked<[String]>([])
         var text: String { lines.withLock { $0.joined(separator: "\n") } }
     }
 

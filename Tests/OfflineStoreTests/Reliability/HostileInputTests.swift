@@ -79,8 +79,8 @@ struct HostileInputTests {
                         case 1: _ = try await store.refresh()
                         default: _ = try await store.sync()
                         }
-                    } catch let stop as SyncInterrupted {
-                        _ = stop.error.code
+                    } catch let stop as OfflineStoreError where stop.report != nil {
+                        _ = stop.code
                     } catch {
                         #expect(error is OfflineStoreError, "untyped \(error) for \(response.status) \(String(decoding: response.body.prefix(200), as: UTF8.self))")
                     }

@@ -47,7 +47,7 @@ struct PostgresHazardTests {
                     for n in 0..<10 {
                         let id = "mine-\(Int.random(in: 0..<6, using: &storeRandom))"
                         _ = try await store.collection("shared").save(["id": .string(id), "v": .int(Int64(n)), "by": "store"])
-                        do { _ = try await store.sync() } catch is SyncInterrupted {}
+                        do { _ = try await store.sync() } catch let stop as OfflineStoreError where stop.report != nil {}
                         refreshes += 1
                     }
                     var total = 0
@@ -56,7 +56,7 @@ struct PostgresHazardTests {
                 }
                 // Quiescence: the writers are done; sync until the queue is empty.
                 for _ in 0..<5 {
-                    do { _ = try await store.sync() } catch is SyncInterrupted { continue }
+                    do { _ = try await store.sync() } catch let stop as OfflineStoreError where stop.report != nil { continue }
                     if try store.queueCount() == 0 { break }
                 }
                 let remote = try await writers.all()

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import OfflineStore
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -37,7 +37,7 @@ struct RESTSyncKillTests {
             for round in 0..<kills {
                 let point = SyncKillTests.KillPoint.random(using: &random)
                 let context = "REST run \(round) (seed \(seed), kill \(point))"
-                let seen = Mutex(0)
+                let seen = Locked(0)
                 let child = ChildProcess(executable: writer, arguments: [
                     storePath, String(random.next()), String(firstValue),
                     "--server", check.server.absoluteString, "--bucket", check.scope, "--timeout", "10", "--backend", "rest",

@@ -80,7 +80,7 @@ struct RESTWorkloadCheck {
         try store.register(CollectionDescriptor("customers"))
         var stops: [String] = []
         for round in 0..<8 {
-            do { _ = try await store.sync() } catch let stop as SyncInterrupted { stops.append("\(stop.error)"); continue }
+            do { _ = try await store.sync() } catch let stop as OfflineStoreError where stop.report != nil { stops.append("\(stop)"); continue }
             for conflict in try store.conflicts() where round < 7 {
                 tally.falseConflicts += 1
                 try store.resolve(conflict.collection, id: conflict.id, with: .keepLocal)

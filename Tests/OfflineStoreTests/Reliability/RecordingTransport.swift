@@ -1,11 +1,10 @@
 import Foundation
 import OfflineStore
-import Synchronization
 
 /// Passes requests on and remembers their paths and bodies, to check where a backend wrote.
 final class RecordingTransport: HTTPTransport {
     private let base: any HTTPTransport
-    private let sent = Mutex<[HTTPRequest]>([])
+    private let sent = Locked<[HTTPRequest]>([])
 
     init(base: any HTTPTransport) { self.base = base }
 

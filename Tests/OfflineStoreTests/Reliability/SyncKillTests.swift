@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import OfflineStore
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -54,7 +54,7 @@ struct SyncKillTests {
             for round in 0..<kills {
                 let point = KillPoint.random(using: &random)
                 let context = "run \(round) (seed \(seed), kill \(point))"
-                let seen = Mutex(0)
+                let seen = Locked(0)
                 let child = ChildProcess(executable: writer, arguments: [
                     storePath, String(random.next()), String(firstValue),
                     "--server", check.server.absoluteString, "--bucket", check.bucket, "--timeout", "10",

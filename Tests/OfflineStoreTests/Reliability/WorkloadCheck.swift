@@ -44,7 +44,7 @@ struct WorkloadCheck {
         defer { try? store.close() }
         var stops: [String] = []
         for round in 0..<8 {
-            do { _ = try await store.sync() } catch let stop as SyncInterrupted { stops.append("\(stop.error)"); continue }
+            do { _ = try await store.sync() } catch let stop as OfflineStoreError where stop.report != nil { stops.append("\(stop)"); continue }
             // A conflict keeps the acknowledged edit as its local copy (SPEC §11 allows that);
             // with no other writer it is a false conflict: counted, then settled with keepLocal.
             for conflict in try store.conflicts() where round < 7 {

@@ -35,8 +35,8 @@ import Testing
         server.setUnreachable(true)
         let report = try await store.flush()
         #expect(report.pushed == 0 && report.pending == 0)
-        let interrupted = await #expect(throws: SyncInterrupted.self) { try await store.sync() }
-        #expect(interrupted?.error.code == .offline)
+        let interrupted = await #expect(throws: OfflineStoreError.self) { try await store.sync() }
+        #expect(interrupted?.code == .offline)
         _ = _dir
     }
 }

@@ -1,6 +1,5 @@
 import Foundation
 import OfflineStore
-import Synchronization
 
 /// A scenario server on the real Kinto started by scripts/test: a fresh bucket per
 /// scenario; "another client" speaks plain HTTP to it.

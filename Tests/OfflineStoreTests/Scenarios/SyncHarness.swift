@@ -1,7 +1,6 @@
 import Foundation
 import OfflineStore
 import OfflineStoreTesting
-import Synchronization
 import Testing
 
 /// The backends the scenario suite runs against.
@@ -108,7 +107,7 @@ extension JSONValue {
 /// Delegates to a backend, running a hook before the next continued page of a pull.
 final class PageHookBackend: Backend {
     let base: any Backend
-    private let hooks = Mutex<[@Sendable () async -> Void]>([])
+    private let hooks = Locked<[@Sendable () async -> Void]>([])
     init(base: any Backend) { self.base = base }
     func beforeNextPage(_ hook: @escaping @Sendable () async -> Void) { hooks.withLock { $0.append(hook) } }
     func validate(id: String) throws { try base.validate(id: id) }
@@ -133,6 +132,6 @@ final class PageHookBackend: Backend {
 
 /// True the first time only.
 final class OnceFlag: Sendable {
-    private let used = Mutex(false)
+    private let used = Locked(false)
     func take() -> Bool { used.withLock { u in defer { u = true }; return !u } }
 }

@@ -107,9 +107,9 @@ import Testing
         let (store, _dir) = try server.makeStore()
         try await store.collection("todos").create(["id": "e", "t": 1])
         server.failNextPush(status: 503)
-        let interrupted = await #expect(throws: SyncInterrupted.self) { try await store.flush() }
-        #expect(interrupted?.error.code == .server)
-        #expect(interrupted?.error.status == 503)
+        let interrupted = await #expect(throws: OfflineStoreError.self) { try await store.flush() }
+        #expect(interrupted?.code == .server)
+        #expect(interrupted?.status == 503)
         let entry = try #require(try store.queueEntries().first)
         #expect(entry.state == .pending && entry.attempts == 1 && entry.lastError != nil)
         #expect(try await server.serverGet("todos", "e") == nil)
@@ -128,8 +128,8 @@ import Testing
         let todos = store.collection("todos")
         try await todos.create(["id": "l", "t": 1])
         server.loseNextPushResponse()
-        let interrupted = await #expect(throws: SyncInterrupted.self) { try await store.flush() }
-        #expect(interrupted?.error.code == .timeout)
+        let interrupted = await #expect(throws: OfflineStoreError.self) { try await store.flush() }
+        #expect(interrupted?.code == .timeout)
         #expect(try await server.serverGet("todos", "l") == ["id": "l", "t": 1])  // applied
         #expect(try store.queueCount() == 1)
 
@@ -141,7 +141,7 @@ import Testing
         // The same for an update.
         try await todos.patch("l", ["t": 2])
         server.loseNextPushResponse()
-        await #expect(throws: SyncInterrupted.self) { try await store.flush() }
+        await #expect(throws: OfflineStoreError.self) { try await store.flush() }
         report = try await store.flush()
         #expect(report.pushed == 1 && report.conflictsDetected == 0 && report.conflicts == 0)
         #expect(try await server.serverGet("todos", "l")?["t"] == 2)
@@ -185,7 +185,7 @@ import Testing
             _ = try? await todos.patch("g", ["v": 2])
             store.setOffline(true)
         }
-        await #expect(throws: SyncInterrupted.self) { try await store.flush() }
+        await #expect(throws: OfflineStoreError.self) { try await store.flush() }
         store.setOffline(false)
         #expect(try await server.serverGet("todos", "g")?["v"] == 1)
         let object = try #require(try todos.object("g"))

@@ -1,6 +1,5 @@
 import Foundation
 import OfflineStore
-import Synchronization
 
 /// Wraps a real transport: counts record writes and injects faults on them, so the
 /// scenario suite can break the wire to a real Kinto in controlled ways.
@@ -24,7 +23,7 @@ final class WireFaultTransport: HTTPTransport {
     }
 
     private let base: any HTTPTransport
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let isWrite: (@Sendable (HTTPRequest) -> Bool)?
 
     /// Wraps `base`; `isWrite` says which requests are record writes (default: Kinto's).

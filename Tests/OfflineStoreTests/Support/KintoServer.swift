@@ -1,6 +1,5 @@
 import Foundation
 import OfflineStore
-import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -87,10 +86,10 @@ enum KintoServer {
 
 /// A transport that answers from a script and records what it was sent.
 final class ScriptedTransport: HTTPTransport {
-    private let state: Mutex<(answers: [HTTPResponse], sent: [HTTPRequest])>
+    private let state: Locked<(answers: [HTTPResponse], sent: [HTTPRequest])>
 
     /// Creates a transport that gives these answers in order (then 500s).
-    init(_ answers: [HTTPResponse]) { state = Mutex((answers, [])) }
+    init(_ answers: [HTTPResponse]) { state = Locked((answers, [])) }
 
     /// The requests sent so far.
     var sent: [HTTPRequest] { state.withLock { $0.sent } }
@@ -121,7 +120,7 @@ final class ScriptedTransport: HTTPTransport {
 
 /// A clock the test moves by hand.
 final class TestClock: Sendable {
-    private let date = Mutex(Date(timeIntervalSince1970: 1_800_000_000))
+    private let date = Locked(Date(timeIntervalSince1970: 1_800_000_000))
 
     /// The current instant, as the backend's `now`.
     var now: @Sendable () -> Date { { self.date.withLock { $0 } } }

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// The ``Backend`` for a Kinto server (records API 1.x, measured on Kinto 26.5).
 ///
@@ -19,7 +18,7 @@ public final class KintoBackend: Backend, Sendable {
     public let configuration: Configuration
     let transport: any HTTPTransport
     let paths: KintoPaths
-    let state = Mutex(State())
+    let state = Locked(State())
 
     /// What the backend learned from the server.
     struct State {

@@ -1,0 +1,61 @@
+import Foundation
+import GRDB
+import OfflineStoreTesting
+import Testing
+@testable import OfflineStore
+
+/// What an app gets from an error: a sentence to show for each code, the case's reason, a
+/// suggestion where there is one, the lower-level error, and one type for every call.
+@Suite("OfflineStoreError as an app meets it")
+struct OfflineStoreErrorTests {
+    @Test(arguments: OfflineStoreError.Code.all)
+    func everyCodeShowsASentence(_ code: OfflineStoreError.Code) {
+        let error: any Error = OfflineStoreError(code, "something went wrong")
+        let shown = error.localizedDescription
+        #expect(shown == code.sentence)
+        #expect(shown.first?.isUppercase == true && shown.hasSuffix("."), "a sentence: \(shown)")
+        #expect(shown.count >= 20 && shown.count <= 80, "short enough for an alert: \(shown)")
+        #expect(!shown.contains("operation couldn"), "not Foundation's generic text: \(shown)")
+        if "\(code)".contains(where: \.isUppercase) { #expect(!shown.contains("\(code)"), "no code name: \(shown)") }
+        if let suggestion = (error as? LocalizedError)?.recoverySuggestion {
+            #expect(suggestion.first?.isUppercase == true && suggestion.hasSuffix("."), "a sentence: \(suggestion)")
+        }
+    }
+
+    @Test func everyCodeHasItsOwnSentence() {
+        let sentences = OfflineStoreError.Code.all.map(\.sentence)
+        #expect(Set(sentences).count == sentences.count)
+        #expect(OfflineStoreError.Code.all.count == 26)
+    }
+
+    @Test func theFailureReasonIsTheMessageAsASentence() {
+        let error = OfflineStoreError(.server, "pushing todos: the server failed", status: 503, body: "{}")
+        #expect(error.failureReason == "Pushing todos: the server failed (HTTP 503).")
+        #expect(error.recoverySuggestion == "Try again later; your changes are kept on this device.")
+        #expect(OfflineStoreError(.notFound, "no object a in todos").recoverySuggestion == nil)
+    }
+
+    @Test func theSQLiteErrorIsKeptUnderneath() async throws {
+        try await withTemporaryDirectory { directory in
+            let path = directory.path("notes.txt")
+            try String(repeating: "not a database\n", count: 200).write(toFile: path, atomically: true, encoding: .utf8)
+            let error = #expect(throws: OfflineStoreError.self) { try ObjectStore(path: path) }
+            #expect(error?.code == .notADatabase)
+            let sqlite = try #require(error?.underlyingError as? DatabaseError)
+            #expect(sqlite.resultCode == .SQLITE_NOTADB)
+        }
+    }
+
+    @Test func aStoppedSyncThrowsTheSameTypeWithWhatItDid() async throws {
+        let backend = PushFixture.backend()
+        try await withTemporaryStore(backend: backend, collections: [CollectionDescriptor("todos")]) { store in
+            backend.inject(.offline, times: 100)
+            try await store.collection("todos").create(["id": "a"])      // queued: the server cannot be reached
+            let error = await #expect(throws: OfflineStoreError.self) { try await store.sync() }
+            #expect(error?.code == .offline)
+            #expect(error?.report?.pending == 1)
+            #expect(error?.localizedDescription == "The server could not be reached.")
+            #expect(error.map { String(describing: $0) }?.hasPrefix("sync stopped early: offline:") == true)
+        }
+    }
+}
