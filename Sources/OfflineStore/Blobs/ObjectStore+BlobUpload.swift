@@ -36,6 +36,7 @@ extension ObjectStore {
         }
         for (blob, version) in live {
             if isForcedOffline { return OfflineStoreError(.offline, "the store was set offline") }
+            if let cancelled = SyncCancellation.check("the flush") { return cancelled }
             guard let file = blob.file else { continue }
             let upload = BlobUpload(collection: blob.collection, id: blob.objectID, field: blob.field,
                                     file: blobFiles.url(file), reference: blob.reference, baseVersion: version)
@@ -43,7 +44,8 @@ extension ObjectStore {
             do {
                 outcome = try await backend.uploadBlob(upload)
             } catch {
-                let stop = OfflineStoreError.sync(error)
+                // A cancelled upload is resent whole by the next flush (uploads are idempotent).
+                let stop = SyncCancellation.stop(for: error, "the flush")
                 try recordBlobAttempt(blob, state: .pending, error: stop.message, status: stop.status)
                 return stop
             }

@@ -10,6 +10,7 @@ extension OfflineStoreError {
             case offline, unauthorized, conflict, server, timeout, badResponse, failedEntry, configuration
             case storeFull
             case serverLostData
+            case cancelled
         }
         let base: Base
         /// The code's name, e.g. "offline".
@@ -69,5 +70,10 @@ extension OfflineStoreError {
         /// empty or missing while local objects carry server versions); local data is kept.
         /// Recover with ``ObjectStore/resyncFromServer(keepingPendingEdits:)`` or by pushing again.
         public static let serverLostData = Code(base: .serverLostData)
+        /// The task running `flush`, `refresh` or `sync` was cancelled. The run stopped at a
+        /// safe point: requests already sent were answered and settled, pages already pulled
+        /// were applied; the rest stays queued (or is pulled by the next refresh).
+        /// ``OfflineStoreError/report`` says what was done.
+        public static let cancelled = Code(base: .cancelled)
     }
 }

@@ -54,6 +54,7 @@ extension OfflineStoreError.Code {
         case .configuration: "The app is not set up to sync."
         case .storeFull: "There is no room left for more data."
         case .serverLostData: "The server no longer has data this device synced."
+        case .cancelled: "Syncing was stopped."
         }
     }
 
@@ -80,6 +81,8 @@ extension OfflineStoreError.Code {
             "Remove the app's local data; it is read again from the server."
         case .serverLostData:
             "Your data is kept on this device; it can be sent to the server again."
+        case .cancelled:
+            "Sync again to send and receive the rest; your changes are kept on this device."
         case .closed, .invalidID, .invalidJSON, .invalidFieldPath, .schemaViolation, .unknownCollection,
              .collectionExists, .notFound, .alreadyExists, .notConflicted, .invalidOperation, .badResponse,
              .configuration:

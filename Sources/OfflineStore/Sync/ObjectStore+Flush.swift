@@ -17,7 +17,7 @@ extension ObjectStore {
     @discardableResult
     public func flush() async throws -> SyncReport {
         try await observed(.flush) {
-            let (report, stop) = try await flushLock.withLock { try await runFlush() }
+            let (report, stop) = try await withSyncLock { try await runFlush() }
             if let stop { throw stop.stoppingRun(after: report) }
             return report
         }
@@ -45,6 +45,7 @@ extension ObjectStore {
         var prepared = Set<String>()
         while true {
             if isForcedOffline { return (try finish(report), OfflineStoreError(.offline, "the store was set offline")) }
+            if let cancelled = SyncCancellation.check("the flush") { return (try finish(report), cancelled) }
             let held = try flushHolds(backend: backend)
             report.heldBack = held.associations
             let skipping = exhausted.union(held.seqs)
@@ -55,7 +56,7 @@ extension ObjectStore {
             guard !batch.isEmpty else { break }
             if maxBatch == nil {
                 do { maxBatch = try await backend.capabilities().maxBatchSize } catch {
-                    return (try finish(report), OfflineStoreError.sync(error))
+                    return (try finish(report), SyncCancellation.stop(for: error, "the flush"))
                 }
                 batch = try read("reading the queue") { db in
                     try FlushQueue.nextBatch(db, maxSize: maxBatch ?? 1, skipping: skipping)
@@ -68,7 +69,8 @@ extension ObjectStore {
                     try await backend.prepare(collection: collection)
                     prepared.insert(collection)
                 }
-            } catch { return (try finish(report), OfflineStoreError.sync(error)) }
+            } catch { return (try finish(report), SyncCancellation.stop(for: error, "the flush")) }
+            if let cancelled = SyncCancellation.check("the flush") { return (try finish(report), cancelled) }
 
             let sent = try write("marking entries in flight") { db in try InFlight.mark(batch, in: db) }
             for s in sent {
@@ -77,7 +79,10 @@ extension ObjectStore {
             }
             let outcomes: [PushOutcome]
             do {
-                outcomes = try await backend.push(sent.map(\.operation), collection: collection)
+                // Once marked in flight, the batch's answer is awaited even if the task is
+                // cancelled now: it is settled below, and the run stops at the loop's top.
+                let operations = sent.map(\.operation)
+                outcomes = try await SyncCancellation.shielded { try await backend.push(operations, collection: collection) }
                 guard outcomes.count == sent.count else {
                     throw OfflineStoreError(.badResponse, "the backend answered \(outcomes.count) outcomes for \(sent.count) operations")
                 }

@@ -21,7 +21,7 @@ extension ObjectStore {
     @discardableResult
     public func refresh(collections: [String]? = nil, full: Bool = false) async throws -> SyncReport {
         try await observed(.refresh) {
-            let (report, stop) = try await flushLock.withLock { try await runRefresh(collections: collections, full: full) }
+            let (report, stop) = try await withSyncLock { try await runRefresh(collections: collections, full: full) }
             if let stop { throw stop.stoppingRun(after: report) }
             try markSynced()
             return report

@@ -9,7 +9,7 @@ extension ObjectStore {
     public func sync() async throws -> SyncReport {
         try await observed(.sync) {
             var report = SyncReport()
-            let stop: OfflineStoreError? = try await flushLock.withLock {
+            let stop: OfflineStoreError? = try await withSyncLock {
                 let (pushed, flushStop) = try await runFlush()
                 report.absorb(pushed)
                 if let flushStop { return flushStop }

@@ -6,4 +6,15 @@ extension ObjectStore {
     /// A snapshot: it may change right after it is read. Only one process syncs a store
     /// file at a time; the others wait their turn (see Docs/Architecture.md, "Many processes").
     public var isSyncing: Bool { flushLock.isHeld }
+
+    /// Runs a flush, refresh or sync body holding the sync lock. Cancelled while waiting
+    /// for another process's run, it throws `cancelled` with a report of what is left.
+    func withSyncLock<T: Sendable>(_ body: () async throws -> T) async throws -> T {
+        do {
+            return try await flushLock.withLock(body)
+        } catch let error as OfflineStoreError where error.code == .cancelled && error.report == SyncReport() {
+            // Only the lock's wait throws `cancelled` with an empty report; runs return theirs.
+            throw error.stoppingRun(after: (try? finish(SyncReport())) ?? SyncReport())
+        }
+    }
 }

@@ -29,10 +29,13 @@ final class SyncLock: @unchecked Sendable {
     /// Runs `body` holding both locks; waits for other tasks and other processes first.
     ///
     /// - Throws: what `body` throws; ``OfflineStoreError/Code/storage`` when the lock file
-    ///   cannot be opened; `CancellationError` when the task is cancelled while waiting.
+    ///   cannot be opened; ``OfflineStoreError/Code/cancelled`` (with an empty report: nothing
+    ///   was done) when the task is cancelled while another process holds the lock.
     func withLock<T: Sendable>(_ body: () async throws -> T) async throws -> T {
         try await local.withLock {
-            try await file?.lock()
+            do { try await file?.lock() } catch is CancellationError {
+                throw SyncCancellation.stop("waiting for another process's sync to finish").stoppingRun(after: SyncReport())
+            }
             setHeld(+1)
             defer {
                 setHeld(-1)

@@ -58,9 +58,25 @@ struct SyncRun {
     }
 
     /// `flush`, `refresh`, `sync`: one run, its report on stdout, the documented exit code.
+    ///
+    /// SIGINT or SIGTERM cancels the run: it stops at its next safe point (an answer already
+    /// on its way is awaited and settled, nothing more is sent), prints what it did and
+    /// exits 130. A second signal ends the process at once (the store is crash-safe).
     static func once(_ kind: Kind, _ options: GlobalOptions) async throws {
         try await StoreSession.with(options, server: .required) { session in
-            let outcome = await perform(kind, on: session.store)
+            let stop = StopSignal()
+            stop.installHandlers()
+            let store = session.store
+            if store.isSyncing {
+                Output.note("another process is syncing this store; waiting for its run to finish (SIGINT stops)")
+            }
+            let run = Task { await perform(kind, on: store) }
+            let canceller = Task {
+                await stop.wait()
+                if stop.isRequested { run.cancel() }
+            }
+            let outcome = await run.value
+            canceller.cancel()
             Output.line(outcome.json)
             if let failure = outcome.failure { throw failure }
             if outcome.exitCode == ExitStatus.unresolved {

@@ -11,6 +11,8 @@ enum ExitStatus {
     static let unreachable: Int32 = 5
     static let unauthorized: Int32 = 6
     static let usage: Int32 = 64
+    /// A one-shot `flush`, `refresh` or `sync` stopped by SIGINT or SIGTERM (128 + SIGINT).
+    static let interrupted: Int32 = 130
 
     /// The exit code of a library error.
     static func code(for error: OfflineStoreError) -> Int32 {
@@ -19,6 +21,7 @@ enum ExitStatus {
         case .offline, .timeout: unreachable
         case .unauthorized: unauthorized
         case .conflict, .failedEntry: unresolved
+        case .cancelled: interrupted
         default: failure
         }
     }
