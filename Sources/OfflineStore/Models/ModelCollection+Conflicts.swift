@@ -1,0 +1,39 @@
+extension ModelCollection {
+    /// The collection's conflicted objects, with base, local and server copies decoded as `M`.
+    ///
+    /// Conflicts are stored, so they survive restarts until resolved.
+    ///
+    /// - Throws: a storage error.
+    public func conflicts() throws -> [ModelConflict<M>] {
+        try store.conflicts(in: name).map { ModelConflict($0, in: self) }
+    }
+
+    /// Resolves a conflict: `.keepLocal` resends the local edit on the server's version,
+    /// `.keepServer` drops it, `.model(m)` queues `m` as an update on the server's version.
+    /// Send with `flush` or `sync`.
+    ///
+    /// - Throws: ``OfflineStoreError`` `notFound`, `notConflicted`, a validation error,
+    ///   or `EncodingError` for a model JSON cannot hold.
+    public func resolve(_ conflict: ModelConflict<M>, with resolution: ModelResolution<M>) throws {
+        switch resolution {
+        case .keepLocal: try store.resolve(name, id: conflict.id, with: .keepLocal)
+        case .keepServer: try store.resolve(name, id: conflict.id, with: .keepServer)
+        case .model(let model):
+            var members = try encoder.encode(model).objectValue ?? [:]
+            let known = ModelFields.allNames(of: M.self)
+            let unknown = (conflict.json.server ?? conflict.json.local)?.objectValue ?? [:]
+            for (key, value) in unknown where members[key] == nil && !known.contains(key) { members[key] = value }
+            members["id"] = .string(conflict.id)
+            try store.resolve(name, id: conflict.id, with: .merged(.object(members)))
+        }
+    }
+
+    /// Resolves a conflict with a model (for example one built by
+    /// ``ModelConflict/merged(choosing:otherwise:)``); fields it does not know are taken
+    /// from the server's copy.
+    ///
+    /// - Throws: as ``resolve(_:with:)-(_,ModelResolution<M>)``.
+    public func resolve(_ conflict: ModelConflict<M>, with model: M) throws {
+        try resolve(conflict, with: .model(model))
+    }
+}
