@@ -70,5 +70,15 @@ func withTodoStore<T>(
     }
 }
 
+/// A store in `directory` on a fresh in-memory server, `Todo` registered, deferred
+/// writes; for tests isolated to the main actor, which cannot pass closures to ``withTodoStore``.
+func makeTodoStore(in directory: TemporaryDirectory) throws -> (ObjectStore, InMemoryBackend) {
+    let backend = InMemoryBackend()
+    let store = try ObjectStore(path: directory.path("store.sqlite"),
+                                configuration: .with { $0.writeMode = .deferred }, backend: backend)
+    try store.register(Todo.self)
+    return (store, backend)
+}
+
 /// A date with whole milliseconds, as ISO 8601 with milliseconds keeps it.
 func date(_ seconds: Double) -> Date { Date(timeIntervalSince1970: seconds) }
