@@ -82,3 +82,6 @@ func makeTodoStore(in directory: TemporaryDirectory) throws -> (ObjectStore, InM
 
 /// A date with whole milliseconds, as ISO 8601 with milliseconds keeps it.
 func date(_ seconds: Double) -> Date { Date(timeIntervalSince1970: seconds) }
+
+/// The typed-model suites, grouped so `--filter Models` runs them all.
+@Suite("Typed models") enum Models {}
