@@ -36,6 +36,11 @@ let package = Package(
             ]
         ),
         .executableTarget(
+            name: "quick-start-example",
+            dependencies: ["OfflineStore"],
+            path: "Examples/QuickStart"
+        ),
+        .executableTarget(
             name: "crash-writer",
             dependencies: ["OfflineStore"],
             path: "Tests/CrashWriter"
