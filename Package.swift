@@ -41,6 +41,11 @@ let package = Package(
             path: "Examples/QuickStart"
         ),
         .executableTarget(
+            name: "todo-sync-example",
+            dependencies: ["OfflineStore"],
+            path: "Examples/TodoSync"
+        ),
+        .executableTarget(
             name: "crash-writer",
             dependencies: ["OfflineStore"],
             path: "Tests/CrashWriter"
