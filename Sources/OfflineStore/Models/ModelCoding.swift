@@ -13,7 +13,7 @@ public enum ModelDateEncoding: Sendable, Hashable {
 
 /// The options ``ModelEncoder`` and ``ModelDecoder`` share.
 ///
-/// The encoding, for every model and for ``JSONValue/init(encoding:)``:
+/// The encoding, for every model and for ``JSONValue/init(encoding:coding:)``:
 ///
 /// | Swift | JSON |
 /// |---|---|
