@@ -21,7 +21,7 @@ public struct ModelObservation<M: SyncModel>: AsyncSequence, Sendable {
     let collection: ModelCollection<M>
     let values: Result<AsyncValueObservation<[JSONValue]>, OfflineStoreError>
 
-    /// Creates the iterator; the database observation starts with the first `next()`.
+    /// Creates the iterator, which starts the database observation.
     public func makeAsyncIterator() -> AsyncIterator {
         AsyncIterator(collection: collection, values: values.map { $0.makeAsyncIterator() })
     }
