@@ -25,8 +25,28 @@ public struct ModelDecoder: Sendable {
 private struct ValueDecoder: Decoder {
     let value: JSONValue
     let coding: ModelCoding
-    let codingPath: [any CodingKey]
+    /// The path of the container holding the value; with ``key``, the value's path. Kept
+    /// apart so that decoding a member does not build a path array unless it is needed
+    /// (a nested container, an error).
+    let parentPath: [any CodingKey]
+    let key: (any CodingKey)?
     var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    init(value: JSONValue, coding: ModelCoding, codingPath: [any CodingKey]) {
+        self.init(value: value, coding: coding, parentPath: codingPath, key: nil)
+    }
+
+    init(value: JSONValue, coding: ModelCoding, parentPath: [any CodingKey], key: (any CodingKey)?) {
+        self.value = value
+        self.coding = coding
+        self.parentPath = parentPath
+        self.key = key
+    }
+
+    var codingPath: [any CodingKey] {
+        guard let key else { return parentPath }
+        return parentPath + [key]
+    }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         guard case .object(let members) = value else { throw mismatch([String: JSONValue].self) }
@@ -120,7 +140,54 @@ private struct KeyedValueContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
         guard let value = members[key.stringValue] else {
             throw DecodingError.keyNotFound(key, .init(codingPath: codingPath, debugDescription: "no value for '\(key.stringValue)'"))
         }
-        return ValueDecoder(value: value, coding: coding, codingPath: codingPath + [key])
+        return ValueDecoder(value: value, coding: coding, parentPath: codingPath, key: key)
+    }
+
+    // The primitives read the member directly: synthesized `init(from:)` calls these for
+    // every `String`, `Bool` and number property, the hot path of a typed read.
+    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
+        if case .bool(let b)? = members[key.stringValue] { return b }
+        return try child(key).decode(type)
+    }
+    func decode(_ type: String.Type, forKey key: Key) throws -> String {
+        if case .string(let s)? = members[key.stringValue] { return s }
+        return try child(key).decode(type)
+    }
+    func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
+        if case .double(let d)? = members[key.stringValue] { return d }
+        return try child(key).decode(type)
+    }
+    func decode(_ type: Int.Type, forKey key: Key) throws -> Int {
+        if case .int(let i)? = members[key.stringValue], let exact = Int(exactly: i) { return exact }
+        return try child(key).decode(type)
+    }
+    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 {
+        if case .int(let i)? = members[key.stringValue] { return i }
+        return try child(key).decode(type)
+    }
+    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try child(key).decode(type) }
+    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try child(key).decode(type) }
+    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try child(key).decode(type) }
+    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try child(key).decode(type) }
+    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try child(key).decode(type) }
+    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try child(key).decode(type) }
+    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try child(key).decode(type) }
+    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try child(key).decode(type) }
+    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try child(key).decode(type) }
+
+    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
+        switch members[key.stringValue] {
+        case nil, .null?: return nil
+        case .string(let s)?: return s
+        default: return try child(key).decode(type)
+        }
+    }
+    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? {
+        switch members[key.stringValue] {
+        case nil, .null?: return nil
+        case .bool(let b)?: return b
+        default: return try child(key).decode(type)
+        }
     }
 
     func decodeNil(forKey key: Key) throws -> Bool { (members[key.stringValue] ?? .null) == .null }
@@ -142,7 +209,7 @@ private struct KeyedValueContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
     }
 
     func superDecoder(forKey key: Key) throws -> any Decoder {
-        ValueDecoder(value: members[key.stringValue] ?? .null, coding: coding, codingPath: codingPath + [key])
+        ValueDecoder(value: members[key.stringValue] ?? .null, coding: coding, parentPath: codingPath, key: key)
     }
 }
 
@@ -166,7 +233,7 @@ private struct UnkeyedValueContainer: UnkeyedDecodingContainer {
             throw DecodingError.valueNotFound(type, .init(codingPath: codingPath + [IndexKey(currentIndex)], debugDescription: "the array has ended"))
         }
         defer { currentIndex += 1 }
-        return ValueDecoder(value: items[currentIndex], coding: coding, codingPath: codingPath + [IndexKey(currentIndex)])
+        return ValueDecoder(value: items[currentIndex], coding: coding, parentPath: codingPath, key: IndexKey(currentIndex))
     }
 
     mutating func decodeNil() throws -> Bool {
@@ -177,6 +244,23 @@ private struct UnkeyedValueContainer: UnkeyedDecodingContainer {
 
     mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
         try next(type).decode(type)
+    }
+
+    mutating func decode(_ type: String.Type) throws -> String {
+        if !isAtEnd, case .string(let s) = items[currentIndex] { currentIndex += 1; return s }
+        return try next(type).decode(type)
+    }
+    mutating func decode(_ type: Int.Type) throws -> Int {
+        if !isAtEnd, case .int(let i) = items[currentIndex], let exact = Int(exactly: i) { currentIndex += 1; return exact }
+        return try next(type).decode(type)
+    }
+    mutating func decode(_ type: Double.Type) throws -> Double {
+        if !isAtEnd, case .double(let d) = items[currentIndex] { currentIndex += 1; return d }
+        return try next(type).decode(type)
+    }
+    mutating func decode(_ type: Bool.Type) throws -> Bool {
+        if !isAtEnd, case .bool(let b) = items[currentIndex] { currentIndex += 1; return b }
+        return try next(type).decode(type)
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
