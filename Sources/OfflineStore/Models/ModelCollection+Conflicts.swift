@@ -5,27 +5,18 @@ extension ModelCollection {
     ///
     /// - Throws: a storage error.
     public func conflicts() throws -> [ModelConflict<M>] {
-        try store.conflicts(in: name).map { ModelConflict($0, in: self) }
+        try store.conflicts(in: name).map { ModelConflict($0) }
     }
 
     /// Resolves a conflict: `.keepLocal` resends the local edit on the server's version,
-    /// `.keepServer` drops it, `.model(m)` queues `m` as an update on the server's version.
+    /// `.keepServer` drops it, `.model(m)` queues `m` as an update on the server's version
+    /// (fields `m` does not know come from the server's copy), `.preserve` does nothing.
     /// Send with `flush` or `sync`.
     ///
     /// - Throws: ``OfflineStoreError`` `notFound`, `notConflicted`, a validation error,
     ///   or `EncodingError` for a model JSON cannot hold.
     public func resolve(_ conflict: ModelConflict<M>, with resolution: ModelResolution<M>) throws {
-        switch resolution {
-        case .keepLocal: try store.resolve(name, id: conflict.id, with: .keepLocal)
-        case .keepServer: try store.resolve(name, id: conflict.id, with: .keepServer)
-        case .model(let model):
-            var members = try encoder.encode(model).objectValue ?? [:]
-            let known = ModelFields.allNames(of: M.self)
-            let unknown = (conflict.json.server ?? conflict.json.local)?.objectValue ?? [:]
-            for (key, value) in unknown where members[key] == nil && !known.contains(key) { members[key] = value }
-            members["id"] = .string(conflict.id)
-            try store.resolve(name, id: conflict.id, with: .merged(.object(members)))
-        }
+        try store.resolve(name, id: conflict.id, with: try resolution.resolution(of: conflict.json))
     }
 
     /// Resolves a conflict with a model (for example one built by

@@ -30,12 +30,19 @@ public struct ModelConflict<M: SyncModel>: Sendable, Identifiable {
     /// The conflict as JSON copies (the JSON API's view, unknown fields included).
     public let json: Conflict
 
-    init(_ conflict: Conflict, in collection: ModelCollection<M>) {
+    /// The conflict with its copies decoded; a copy that does not decode is listed in ``undecodable``.
+    init(_ conflict: Conflict) {
         json = conflict
+        let decoder = ModelDecoder(coding: M.coding)
         var undecodable: [UndecodableRecord] = []
         func decode(_ value: JSONValue?) -> M? {
-            do throws(UndecodableRecord) { return try collection.decodeIfPresent(value, id: conflict.id) } catch {
-                undecodable.append(error)
+            guard let value else { return nil }
+            do {
+                return try decoder.decode(M.self, from: value)
+            } catch {
+                let decodingError = error as? DecodingError
+                    ?? .dataCorrupted(.init(codingPath: [], debugDescription: "\(error)", underlyingError: error))
+                undecodable.append(UndecodableRecord(collection: conflict.collection, id: conflict.id, json: value, error: decodingError))
                 return nil
             }
         }
@@ -92,6 +99,8 @@ public struct ModelConflict<M: SyncModel>: Sendable, Identifiable {
 
 /// How a typed conflict is to be settled.
 public enum ModelResolution<M: SyncModel>: Sendable {
+    /// Leave the object conflicted for the app to resolve later.
+    case preserve
     /// Keep the local edit and resend it on the server's version.
     case keepLocal
     /// Drop the local edit; the server's copy stands.
@@ -99,4 +108,45 @@ public enum ModelResolution<M: SyncModel>: Sendable {
     /// Send this model (queued as an update on the server's version); fields it does not
     /// know are taken from the server's copy.
     case model(M)
+}
+
+extension ModelResolution {
+    /// The engine's resolution of `conflict`: a model becomes its JSON, with the members it
+    /// does not know taken from the server's copy (else the local one).
+    ///
+    /// - Throws: `EncodingError` for a model JSON cannot hold.
+    func resolution(of conflict: Conflict) throws -> Resolution {
+        switch self {
+        case .preserve: return .preserve
+        case .keepLocal: return .keepLocal
+        case .keepServer: return .keepServer
+        case .model(let model):
+            var members = try ModelEncoder(coding: M.coding).encode(model).objectValue ?? [:]
+            let known = ModelFields.allNames(of: M.self)
+            let unknown = (conflict.server ?? conflict.local)?.objectValue ?? [:]
+            for (key, value) in unknown where members[key] == nil && !known.contains(key) { members[key] = value }
+            members["id"] = .string(conflict.id)
+            return .merged(.object(members))
+        }
+    }
+}
+
+extension ConflictPolicy {
+    /// A custom policy that decides with the model's types, during the sync that meets
+    /// the conflict.
+    ///
+    /// ```swift
+    /// try store.register(Todo.self, conflictPolicy: .custom(for: Todo.self) { conflict in
+    ///     (try? conflict.merged(choosing: [\.title: .server])).map { .model($0) } ?? .preserve
+    /// })
+    /// ```
+    ///
+    /// A model that cannot be encoded leaves the object conflicted.
+    public static func custom<M: SyncModel>(
+        for type: M.Type, _ decide: @escaping @Sendable (ModelConflict<M>) -> ModelResolution<M>
+    ) -> ConflictPolicy {
+        .custom { conflict in
+            (try? decide(ModelConflict(conflict)).resolution(of: conflict)) ?? .preserve
+        }
+    }
 }

@@ -36,6 +36,24 @@ extension Models {
             }
         }
 
+        @Test func typedEditsInOneTransaction() async throws {
+            try await withTodoStore { store, backend in
+                _ = backend.put(collection: "todos", id: "a", record: ["title": "A", "done": false, "color": "red"])
+                _ = try await store.sync()
+                try await store.transaction { tx in
+                    guard var a = try tx.find(Todo.self, id: "a") else { throw CancellationError() }
+                    a.done = true
+                    try tx.save(a)
+                    try tx.save(Todo(id: "b", title: "B"))
+                    try tx.delete(Todo.self, id: "b")
+                    try tx.save(Todo(id: "c", title: "C"))
+                }
+                let todos = store.collection(Todo.self)
+                #expect(try todos.findAll().map(\.id) == ["a", "c"])
+                #expect(try todos.json.find("a") == ["id": "a", "title": "A", "done": true, "color": "red"])
+            }
+        }
+
         @Test func createRefusesAnExistingID() async throws {
             try await withTodoStore { store, _ in
                 let todos = store.collection(Todo.self)

@@ -73,6 +73,26 @@ extension Models {
             }
         }
 
+        @Test func aTypedCustomPolicyDecidesDuringTheSync() async throws {
+            let policy = ConflictPolicy.custom(for: Todo.self) { conflict in
+                (try? conflict.merged(choosing: [\.title: .server], otherwise: .local)).map { .model($0) } ?? .preserve
+            }
+            try await withTodoStore(conflictPolicy: policy) { store, backend in
+                let todos = store.collection(Todo.self)
+                try await todos.save(Todo(id: "a", title: "Paint"))
+                _ = try await store.sync()
+                _ = backend.put(collection: "todos", id: "a", record: ["title": "Paint the fence", "done": false, "color": "red"])
+                try await todos.save(Todo(id: "a", title: "Paint it red", done: true))
+                _ = try await store.sync()
+                _ = try await store.sync()
+
+                #expect(try todos.conflicts().isEmpty)
+                #expect(try todos.find("a") == Todo(id: "a", title: "Paint the fence", done: true))
+                let server = try #require(backend.serverRecord(collection: "todos", id: "a")?.record)
+                #expect(server == ["id": "a", "title": "Paint the fence", "done": true, "color": "red"])
+            }
+        }
+
         @Test func mergePolicySettlesDisjointFieldChangesAlone() async throws {
             try await withTodoStore(conflictPolicy: .merge) { store, backend in
                 let todos = store.collection(Todo.self)
