@@ -83,5 +83,30 @@ extension Models {
                 #expect(try json.collection("todos").find("fence")?["due"] == "2027-01-15T08:00:00.000Z")
             }
         }
+
+        @MainActor
+        @Test func aLiveQueryFollowsAnotherDeviceThroughKinto() async throws {
+            let bucket = KintoServer.uniqueName("b")
+            let directory = try TemporaryDirectory()
+            defer { directory.remove() }
+            let phone = try ObjectStore(path: directory.path("phone.sqlite"), backend: try KintoServer.backend(bucket: bucket))
+            defer { try? phone.close() }
+            let laptop = try ObjectStore(path: directory.path("laptop.sqlite"), backend: try KintoServer.backend(bucket: bucket))
+            defer { try? laptop.close() }
+            try phone.register(Todo.self)
+            try laptop.register(Todo.self)
+
+            let live = LiveQuery(phone.collection(Todo.self), where: \.done == false, orderBy: [.ascending(\.title)])
+            try await waitUntil(live) { $0.isLoaded }
+            #expect(live.models.isEmpty)
+            try await laptop.collection(Todo.self).save(Todo(id: "milk", title: "Buy milk"))   // sent at once
+            _ = try await phone.sync()                                                         // the refresh brings it
+            try await waitUntil(live) { $0.models.map(\.id) == ["milk"] }
+            #expect(live.statuses["milk"] == .synced)
+            phone.setOffline(true)
+            try await phone.collection(Todo.self).save(Todo(id: "bread", title: "Buy bread"))  // a local edit, queued
+            try await waitUntil(live) { $0.models.count == 2 }
+            #expect(live.statuses == ["bread": .pending, "milk": .synced])
+        }
     }
 }
