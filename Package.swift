@@ -14,6 +14,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+        // Only for `swift package generate-documentation`: a command plugin, nothing in the build.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         .target(
@@ -46,6 +48,11 @@ let package = Package(
             name: "quick-start-example",
             dependencies: ["OfflineStore"],
             path: "Examples/QuickStart"
+        ),
+        .executableTarget(
+            name: "todo-sync-example",
+            dependencies: ["OfflineStore"],
+            path: "Examples/TodoSync"
         ),
         .executableTarget(
             name: "crash-writer",

@@ -76,6 +76,11 @@ struct BenchMain {
             progress("bulk edits")
             try await LocalEditBenchmarks.bulkEdits(count: 100_000, rounds: 3).forEach(add)
         }
+        if o.wants("typed") {
+            progress("typed edits and reads against the JSON API")
+            add(try await TypedModelBenchmarks.edits(count: 2_000, rounds: 5))
+            add(try await TypedModelBenchmarks.reads(count: 20_000, rounds: 5))
+        }
         if o.wants("ingest") { progress("refresh ingest"); add(try await RefreshBenchmarks.ingest(count: 200_000, rounds: 2)) }
         if o.wants("large") {
             let dir = try TemporaryDirectory("large")

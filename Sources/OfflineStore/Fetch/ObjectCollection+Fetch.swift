@@ -12,6 +12,7 @@ extension ObjectCollection {
     /// }
     /// ```
     /// - Parameters:
+    ///   - id: the object's id.
     ///   - policy: overrides the collection's and the store's policy.
     ///   - onRefresh: for ``FetchPolicy/fromCacheScheduleRefresh``, called once when the
     ///     background refresh ended, from another task.

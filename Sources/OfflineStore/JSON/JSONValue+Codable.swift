@@ -45,19 +45,20 @@ extension JSONValue: Codable {
         }
     }
 
-    /// Converts an `Encodable` model into a JSON value (through exact JSON text).
+    /// Converts an `Encodable` value into a JSON value with ``ModelEncoder``, the encoding
+    /// typed models use (see ``ModelCoding``): doubles stay doubles, dates are ISO 8601
+    /// with milliseconds, decimals are exact numbers.
     ///
-    /// - Throws: ``JSONError`` or the encoder's error.
-    public init<T: Encodable>(encoding value: T) throws {
-        let data = try JSONEncoder().encode(value)
-        self = try JSONValue(parsing: data)
+    /// - Throws: `EncodingError` for a value JSON cannot hold, or the value's own error.
+    public init<T: Encodable>(encoding value: T, coding: ModelCoding = ModelCoding()) throws {
+        self = try ModelEncoder(coding: coding).encode(value)
     }
 
-    /// Decodes a `Decodable` model from this value.
+    /// Decodes a `Decodable` value from this value with ``ModelDecoder`` (see ``ModelCoding``).
     ///
-    /// - Throws: the decoder's `DecodingError`.
-    public func decode<T: Decodable>(_ type: T.Type = T.self) throws -> T {
-        try JSONDecoder().decode(T.self, from: Data(serialized().utf8))
+    /// - Throws: `DecodingError` naming the coding path of the first mismatch.
+    public func decode<T: Decodable>(_ type: T.Type = T.self, coding: ModelCoding = ModelCoding()) throws -> T {
+        try ModelDecoder(coding: coding).decode(type, from: self)
     }
 }
 

@@ -11,6 +11,8 @@ extension ObjectStore {
     ///                                     syncChanges: true) { print($0.processed) }
     /// ```
     /// - Parameters:
+    ///   - collection: the collection to search on the server.
+    ///   - query: what the server is asked for.
     ///   - syncChanges: flush the queue first, so the server answers with the app's edits applied.
     ///   - progress: called after each applied page.
     /// - Throws: ``OfflineStoreError``: `unknownCollection`, `invalidOperation` (local-only),

@@ -51,7 +51,7 @@ extension ObjectStore {
             + "bytes; nothing was written (evict or delete objects, or raise maxStoreSize)")
     }
 
-    /// The bytes the store's pages in use hold now (see ``StoreSize``).
+    /// The bytes the store's pages in use hold now (see `StoreSize`).
     ///
     /// - Throws: ``OfflineStoreError`` for a storage failure.
     public func storeSize() throws -> Int64 {

@@ -5,7 +5,9 @@ import GRDB
 enum LocalEdit: Sendable {
     case create(JSONValue)
     case replace(id: String, with: JSONValue)
-    case save(JSONValue)
+    /// Creates or replaces; with `keeping`, the members of the current object whose names
+    /// are not in it stay (a typed model saves only the fields it knows).
+    case save(JSONValue, keeping: Set<String>? = nil)
     case patch(id: String, fields: [String: JSONValue])
     case destroy(id: String)
 
@@ -59,7 +61,7 @@ extension ObjectStore {
         let now = configuration.now()
         let id: String
         switch edit {
-        case .create(let v), .save(let v): id = try ObjectValidation.newID(for: v)
+        case .create(let v), .save(let v, _): id = try ObjectValidation.newID(for: v)
         case .replace(let i, _), .patch(let i, _), .destroy(let i): id = i
         }
         try ObjectValidation.validateID(id, collection: collection.name, backend: collection.isLocalOnly ? nil : backend)
@@ -73,8 +75,12 @@ extension ObjectStore {
             if row?.exists == true { throw OfflineStoreError(.alreadyExists, "\(collection.name)/\(id) already exists") }
             newValue = try ObjectValidation.members(of: v, id: id)
             kind = .create
-        case .save(let v):
-            newValue = try ObjectValidation.members(of: v, id: id)
+        case .save(let v, let known):
+            var members = try ObjectValidation.members(of: v, id: id)
+            if let known, let current = row?.effective?.objectValue {
+                for (key, value) in current where members[key] == nil && !known.contains(key) { members[key] = value }
+            }
+            newValue = members
             kind = row?.exists == true ? .update : .create
         case .replace(_, let v):
             guard row?.exists == true else { throw OfflineStoreError(.notFound, "\(collection.name)/\(id) does not exist") }

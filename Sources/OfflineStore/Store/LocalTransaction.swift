@@ -59,6 +59,11 @@ public struct LocalTransaction {
         _ = try store.apply(.destroy(id: id), to: descriptor(collection), in: db, isolation: isolation)
     }
 
+    /// Applies any local edit (the typed layer's saves keep unknown fields this way).
+    func apply(_ edit: LocalEdit, in collection: String) throws -> JSONValue? {
+        try store.apply(edit, to: descriptor(collection), in: db, isolation: isolation)
+    }
+
     /// Reads an object as the app sees it, including this transaction's edits.
     public func find(_ id: String, in collection: String) throws -> JSONValue? {
         try latch.check()

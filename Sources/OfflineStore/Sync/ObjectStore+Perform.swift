@@ -86,16 +86,16 @@ extension LocalEdit {
         case .create(let v):
             let id = try ObjectValidation.newID(for: v)
             return .create(v.settingID(id))
-        case .save(let v):
+        case .save(let v, let known):
             let id = try ObjectValidation.newID(for: v)
-            return .save(v.settingID(id))
+            return .save(v.settingID(id), keeping: known)
         default: return self
         }
     }
 
     var objectID: String {
         switch self {
-        case .create(let v), .save(let v): v["id"]?.stringValue ?? ""
+        case .create(let v), .save(let v, _): v["id"]?.stringValue ?? ""
         case .replace(let id, _), .patch(let id, _), .destroy(let id): id
         }
     }

@@ -12,7 +12,7 @@ extension ObjectStore {
     /// its last change. Tombstones delete. An incoming change to an object with a local
     /// edit based on another version is a conflict, settled by the collection's policy.
     /// Where the server assigns ids, a new record holding what one of our unanswered
-    /// creates sent is taken as that create's answer (``adoptAsCreateAnswer(_:unanswered:collection:report:in:)``).
+    /// creates sent is taken as that create's answer (`adoptAsCreateAnswer`).
     ///
     /// - Parameters:
     ///   - collections: the collections to pull; nil for every collection that is not local-only.
