@@ -45,14 +45,7 @@ struct CLIManyProcessTests {
             #expect(store.isSyncing == false)
             // A process that holds the sync lock the way a running flush does (`sync` holds it
             // only for the length of a run, too short to look at).
-            let script = """
-                import fcntl, sys, time
-                f = open(sys.argv[1], "a"); fcntl.flock(f, fcntl.LOCK_EX); print("held", flush=True); time.sleep(60)
-                """
-            let holder = try workspace.start(["python3", "-c", script, shared.path + ".sync-lock"],
-                                             executable: URL(fileURLWithPath: "/usr/bin/env"))
-            let held = await holder.stdout.first { $0 == "held" }
-            try #require(held != nil)
+            let holder = try await CLIInterruptTests.holdSyncLock(workspace, shared)
             #expect(store.isSyncing)
             holder.send(SIGKILL)        // SIGTERM may be blocked in children of the test runner
             _ = try? await holder.finish()

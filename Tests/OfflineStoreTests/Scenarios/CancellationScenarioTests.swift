@@ -39,19 +39,12 @@ import Testing
     func cancelledWhileABatchIsOnTheWireSettlesItAndSendsNoMore(_ kind: BackendKind) async throws {
         let server = try await Harness.make(kind)
         let (store, _dir) = try await Self.storeWithTwoBatches(server)
-        let (entered, enteredSignal) = AsyncStream<Void>.makeStream()
-        let (release, releaseSignal) = AsyncStream<Void>.makeStream()
-        server.beforeNextPush {
-            enteredSignal.yield()
-            var waiting = release.makeAsyncIterator()
-            _ = await waiting.next()
-        }
+        let gate = PushGate(server)
         let before = server.writeCount
         let flush = Task { try await store.flush() }
-        var inFlight = entered.makeAsyncIterator()
-        _ = await inFlight.next()                        // the first batch is marked in flight and sent
+        await gate.entered()                              // the first batch is marked in flight and sent
         flush.cancel()
-        releaseSignal.finish()                            // its answer comes back after the cancel
+        gate.release()                                    // its answer comes back after the cancel
 
         let error = await #expect(throws: OfflineStoreError.self) { try await flush.value }
         #expect(error?.code == .cancelled)
@@ -74,18 +67,11 @@ import Testing
         let server = try await Harness.make(kind)
         let (store, _dir) = try await Self.storeWithTwoBatches(server)
         try await server.serverPut("todos", "from-server", ["n": 9])
-        let (entered, enteredSignal) = AsyncStream<Void>.makeStream()
-        let (release, releaseSignal) = AsyncStream<Void>.makeStream()
-        server.beforeNextPush {
-            enteredSignal.yield()
-            var waiting = release.makeAsyncIterator()
-            _ = await waiting.next()
-        }
+        let gate = PushGate(server)
         let sync = Task { try await store.sync() }
-        var inFlight = entered.makeAsyncIterator()
-        _ = await inFlight.next()
+        await gate.entered()
         sync.cancel()
-        releaseSignal.finish()
+        gate.release()
         let error = await #expect(throws: OfflineStoreError.self) { try await sync.value }
         #expect(error?.code == .cancelled && error?.report?.pushed == 2 && error?.report?.pulled == 0)
         #expect(try store.collection("todos").find("from-server") == nil, "the refresh step did not run")
@@ -94,5 +80,33 @@ import Testing
         #expect(report.pushed == 1 && report.pending == 0)
         #expect(try store.collection("todos").find("from-server")?["n"] == 9)
         _ = _dir
+    }
+
+    /// Holds the next push (its batch already marked in flight) until released, and says
+    /// when it is held.
+    struct PushGate: Sendable {
+        private let enteredSignal: AsyncStream<Void>
+        private let releaseSignal: AsyncStream<Void>.Continuation
+
+        init(_ server: any SyncHarness) {
+            let (entered, enteredContinuation) = AsyncStream<Void>.makeStream()
+            let (release, releaseContinuation) = AsyncStream<Void>.makeStream()
+            enteredSignal = entered
+            releaseSignal = releaseContinuation
+            server.beforeNextPush {
+                enteredContinuation.yield()
+                var waiting = release.makeAsyncIterator()
+                _ = await waiting.next()
+            }
+        }
+
+        /// Returns once the push is held.
+        func entered() async {
+            var iterator = enteredSignal.makeAsyncIterator()
+            _ = await iterator.next()
+        }
+
+        /// Lets the push go on.
+        func release() { releaseSignal.finish() }
     }
 }
