@@ -123,24 +123,14 @@ struct ObjectStoreCrashTests {
 
     private static func runWriterBlocking(_ writer: URL, storePath: String, seed: UInt64, firstValue: Int64,
                                           killPoint: KillPoint, stderrPath: String) throws -> WriterRun {
-        _ = FileManager.default.createFile(atPath: stderrPath, contents: nil)
-        let stderrHandle = try FileHandle(forWritingTo: URL(fileURLWithPath: stderrPath))
-        defer { try? stderrHandle.close() }
-        let stdout = Pipe()
-        let process = Process()
-        process.executableURL = writer
-        process.arguments = [storePath, String(seed), String(firstValue)]
-        process.standardOutput = stdout
-        process.standardError = stderrHandle
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        defer {
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        }
+        let child = try ChildSpawn(executable: writer.path, arguments: [storePath, String(seed), String(firstValue)],
+                                   stderr: .file(stderrPath))
+        var reaped = false
+        defer { if !reaped { kill(child.pid, SIGKILL); _ = child.waitForExit() } }
 
         var run = WriterRun()
         var buffer: [UInt8] = []
-        let handle = stdout.fileHandleForReading
+        let handle = FileHandle(fileDescriptor: child.stdout, closeOnDealloc: true)
         while true {
             let chunk = handle.availableData  // blocks until data or end of file
             if chunk.isEmpty { break }
@@ -164,14 +154,14 @@ struct ObjectStoreCrashTests {
                 case .duringEdit(let n): due = kind == "intent" && run.intents.count == n + 1
                 }
                 if due {
-                    kill(process.processIdentifier, SIGKILL)
+                    kill(child.pid, SIGKILL)
                     // Go on reading to the end: lines the writer printed before it died count too.
                     run.killed = true
                 }
             }
         }
-        process.waitUntilExit()
-        run.exitStatus = process.terminationStatus
+        run.exitStatus = child.waitForExit()
+        reaped = true
         run.stderr = (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? ""
         return run
     }

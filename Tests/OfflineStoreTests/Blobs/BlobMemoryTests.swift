@@ -63,19 +63,13 @@ import Testing
             // Reading the pipes blocks, so it happens on a thread of its own.
             Thread {
                 continuation.resume(with: Result(catching: {
-                    let process = Process()
-                    process.executableURL = probe
-                    process.arguments = arguments
-                    let out = Pipe(), err = Pipe()
-                    process.standardOutput = out
-                    process.standardError = err
-                    process.standardInput = FileHandle.nullDevice
-                    try process.run()
-                    let stdout = out.fileHandleForReading.readDataToEndOfFile()
-                    let stderr = err.fileHandleForReading.readDataToEndOfFile()
-                    process.waitUntilExit()
-                    guard process.terminationStatus == 0 else {
-                        throw ProbeFailed(description: "blob-probe \(arguments.first ?? "") exited \(process.terminationStatus): "
+                    let child = try ChildSpawn(executable: probe.path, arguments: arguments)
+                    // The probe writes little to standard error; reading stdout to its end first cannot block it.
+                    let stdout = FileHandle(fileDescriptor: child.stdout, closeOnDealloc: true).readDataToEndOfFile()
+                    let stderr = FileHandle(fileDescriptor: child.stderr, closeOnDealloc: true).readDataToEndOfFile()
+                    let status = child.waitForExit()
+                    guard status == 0 else {
+                        throw ProbeFailed(description: "blob-probe \(arguments.first ?? "") exited \(status): "
                             + String(decoding: stderr, as: UTF8.self))
                     }
                     var values: [String: String] = [:]

@@ -17,15 +17,10 @@ enum BlobTestSupport {
 
     /// The SHA-256 of a file computed by coreutils' `sha256sum`, independent of the store's own.
     static func sha256sum(_ file: URL) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
-        process.arguments = [file.path]
-        let out = Pipe()
-        process.standardOutput = out
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0)
+        let child = try ChildSpawn(executable: "/usr/bin/sha256sum", arguments: [file.path])
+        let data = FileHandle(fileDescriptor: child.stdout, closeOnDealloc: true).readDataToEndOfFile()
+        _ = FileHandle(fileDescriptor: child.stderr, closeOnDealloc: true).readDataToEndOfFile()
+        try #require(child.waitForExit() == 0)
         return String(decoding: data, as: UTF8.self).split(separator: " ").first.map(String.init) ?? ""
     }
 

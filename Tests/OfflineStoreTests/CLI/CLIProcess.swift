@@ -120,16 +120,16 @@ final class LineBuffer: Sendable {
 /// loaded CI machine's slow Kinto is not mistaken for a hang (a 20 s watchdog killed a
 /// `sync` in CI while 50 kill -9 runs and the fault proxies shared both cores).
 final class CLIProcess: @unchecked Sendable {
-    // @unchecked: `process` is configured and started in `init` before anything else sees
-    // it, and afterwards only read (`processIdentifier`); other state is in `Locked` values.
+    // @unchecked: `pid` is set in `init` before anything else sees the object and only read
+    // afterwards; other state is in `Locked` values.
     let arguments: [String]
     let stdout = LineBuffer()
     let stderr = LineBuffer()
-    private let process = Process()
+    private let pid: pid_t
     private let outcome = Outcome()
     private let exited = LineBuffer()
 
-    /// How the process ended, set from the termination handler and the watchdog.
+    /// How the process ended, set by the thread that reaps it and by the watchdog.
     private final class Outcome: Sendable {
         let status = Locked<Int32?>(nil)
         let timedOut = Locked(false)
@@ -139,28 +139,23 @@ final class CLIProcess: @unchecked Sendable {
         let description: String
     }
 
-    /// Starts `executable` (default: the CLI) with `arguments`.
+    /// Starts `executable` (default: the CLI) with `arguments`, through ``ChildSpawn``
+    /// (not Foundation's `Process`, whose Linux spawn crashed the test process).
     init(_ arguments: [String], environment: [String: String], directory: URL, timeout: Duration = .seconds(90),
          executable: URL? = nil) throws {
         self.arguments = arguments
-        let outPipe = Pipe(), errPipe = Pipe()
-        process.executableURL = try executable ?? CLIBinary.url()
-        process.arguments = arguments
-        process.environment = environment
-        process.currentDirectoryURL = directory
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = outPipe
-        process.standardError = errPipe
-        process.terminationHandler = { [outcome, exited] process in
-            outcome.status.withLock { $0 = process.terminationStatus }
+        let child = try ChildSpawn(executable: try (executable ?? CLIBinary.url()).path, arguments: arguments,
+                                   environment: environment, directory: directory.path)
+        pid = child.pid
+        Self.readLines(FileHandle(fileDescriptor: child.stdout, closeOnDealloc: true), into: stdout)
+        Self.readLines(FileHandle(fileDescriptor: child.stderr, closeOnDealloc: true), into: stderr)
+        Thread { [outcome, exited] in
+            let status = child.waitForExit()      // blocks this thread only
+            outcome.status.withLock { $0 = status }
             exited.finish()
-        }
-        try process.run()
-        Self.readLines(outPipe.fileHandleForReading, into: stdout)
-        Self.readLines(errPipe.fileHandleForReading, into: stderr)
-        let pid = process.processIdentifier
+        }.start()
         let seconds = Double(timeout.components.seconds)
-        DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [outcome] in
+        DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [outcome, pid] in
             guard outcome.status.withLock({ $0 }) == nil else { return }
             outcome.timedOut.withLock { $0 = true }
             _ = kill(pid, SIGKILL)
@@ -185,11 +180,12 @@ final class CLIProcess: @unchecked Sendable {
     }
 
     /// The process's pid.
-    var processIdentifier: Int32 { process.processIdentifier }
+    var processIdentifier: Int32 { pid }
 
-    /// Sends a signal to the process.
+    /// Sends a signal to the process (none once it was reaped: its pid may be reused).
     func send(_ signal: Int32) {
-        _ = kill(process.processIdentifier, signal)
+        guard outcome.status.withLock({ $0 }) == nil else { return }
+        _ = kill(pid, signal)
     }
 
     /// Waits for the process to end and for its output; throws when the watchdog killed it.
