@@ -34,6 +34,7 @@ extension ObjectStore {
         if isForcedOffline { return (try finish(report), OfflineStoreError(.offline, "the store is set offline")) }
         let targets = try (names?.map { try descriptor(of: $0) } ?? collections()).filter { !$0.isLocalOnly }
         for collection in targets {
+            if let cancelled = SyncCancellation.check("the refresh") { return (try finish(report), cancelled) }
             do {
                 try await backend.prepare(collection: collection.name)
                 var cursor = full ? nil : try storedCursor(of: collection.name)
@@ -41,6 +42,9 @@ extension ObjectStore {
                 let fromStart = cursor == nil
                 var seen = 0
                 repeat {
+                    // Cancelled: stop between pages; every page already applied stays applied
+                    // with its cursor, and the next refresh resumes from there.
+                    if Task.isCancelled { throw CancellationError() }
                     let page = try await backend.pull(collection: collection.name, since: cursor, continuing: continuation)
                     try apply(page, to: collection, report: &report)
                     reportPullProgress(collection.name, page: page)
@@ -50,9 +54,10 @@ extension ObjectStore {
                 } while continuation != nil
                 if fromStart, seen == 0 { try checkServerKeptData(of: collection.name) }
             } catch {
-                return (try finish(report), OfflineStoreError.sync(error))
+                return (try finish(report), SyncCancellation.stop(for: error, "the refresh"))
             }
         }
+        if let cancelled = SyncCancellation.check("the refresh") { return (try finish(report), cancelled) }
         return try await downloadEagerBlobs((try finish(report), nil), collections: targets)
     }
 

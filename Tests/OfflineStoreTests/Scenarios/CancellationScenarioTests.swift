@@ -110,3 +110,36 @@ import Testing
         func release() { releaseSignal.finish() }
     }
 }
+
+extension CancellationScenarioTests {
+    @Test(arguments: BackendKind.allCases)
+    func aRefreshCancelledDuringAPagedPullKeepsWhatItAppliedAndResumes(_ kind: BackendKind) async throws {
+        let server = try await Harness.make(kind, pageSize: 3)
+        let (store, _dir) = try server.makeStore()
+        for i in 0..<10 { try await server.serverPut("todos", "r\(i)", ["n": .int(Int64(i))]) }
+        let (entered, enteredSignal) = AsyncStream<Void>.makeStream()
+        let (release, releaseSignal) = AsyncStream<Void>.makeStream()
+        server.beforeSecondPage {
+            enteredSignal.yield()
+            var waiting = release.makeAsyncIterator()
+            _ = await waiting.next()
+        }
+        let refresh = Task { try await store.refresh() }
+        var second = entered.makeAsyncIterator()
+        _ = await second.next()                           // the first page is in, the second asked for
+        refresh.cancel()
+        releaseSignal.finish()
+
+        let error = await #expect(throws: OfflineStoreError.self) { try await refresh.value }
+        #expect(error?.code == .cancelled)
+        let pulled = try #require(error?.report?.pulled)
+        #expect(pulled >= 3 && pulled < 10 && pulled % 3 == 0, "whole pages only: \(pulled)")
+        #expect(try store.collection("todos").count() == pulled, "what was applied stays applied")
+
+        let rest = try await store.refresh()
+        #expect(pulled + rest.pulled >= 10)
+        let all = try store.collection("todos").findAll()
+        #expect(all.count == 10 && Set(all.compactMap { $0["n"]?.intValue }) == Set(0..<10))
+        _ = _dir
+    }
+}
