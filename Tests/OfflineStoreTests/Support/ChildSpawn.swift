@@ -59,8 +59,20 @@ struct ChildSpawn: Sendable {
         defer { argv.forEach { free($0) } }
         let environmentList = (environment ?? ProcessInfo.processInfo.environment).map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { environmentList.forEach { free($0) } }
+        // The child starts with no signal blocked and SIGINT, SIGTERM and SIGPIPE at their
+        // defaults, whatever the spawning test thread had: signal tests depend on it.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t(), defaults = sigset_t()
+        sigemptyset(&none)
+        sigemptyset(&defaults)
+        for signal in [SIGINT, SIGTERM, SIGPIPE] { sigaddset(&defaults, signal) }
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         var pid: pid_t = 0
-        let rc = posix_spawn(&pid, program, &actions, nil, argv, environmentList)
+        let rc = posix_spawn(&pid, program, &actions, &attributes, argv, environmentList)
         close(out.write)
         if let err { close(err.write) }
         guard rc == 0 else {
