@@ -4,6 +4,7 @@ import Foundation
 /// (scenario, ours, baseline measured in the same run, ratio, target, pass/fail).
 ///
 ///     offline-store-bench --kinto-url URL --python .venv/bin/python --script Benchmarks/kinto_http_baseline.py
+///         [--refresh-kinto NAME=URL]… [--refresh-counts "20000 200000"]
 ///     offline-store-bench child SCENARIO ARGS…      (a scenario in a fresh process)
 ///
 /// Progress goes to standard error; the table alone to standard output.
@@ -40,6 +41,10 @@ struct BenchMain {
         var kintoURL: String?
         var python = ".venv/bin/python"
         var script = "Benchmarks/kinto_http_baseline.py"
+        var refreshScript = "Benchmarks/kinto_http_refresh_baseline.py"
+        /// Seeded Kintos for the refresh rows, e.g. ("memory", URL), ("PostgreSQL", URL).
+        var refreshKintos: [(name: String, url: String)] = []
+        var refreshCounts = [20_000]
         var only: Set<String> = []
 
         init(_ arguments: [String]) throws {
@@ -50,6 +55,13 @@ struct BenchMain {
                 case "--python": python = it.next() ?? python
                 case "--script": script = it.next() ?? script
                 case "--only": only.insert(it.next() ?? "")
+                case "--refresh-script": refreshScript = it.next() ?? refreshScript
+                case "--refresh-kinto":
+                    let value = it.next() ?? ""
+                    guard let eq = value.firstIndex(of: "=") else { throw BenchError("--refresh-kinto NAME=URL") }
+                    refreshKintos.append((String(value[..<eq]), String(value[value.index(after: eq)...])))
+                case "--refresh-counts":
+                    refreshCounts = (it.next() ?? "").split(separator: " ").compactMap { Int($0) }
                 default: throw BenchError("unknown argument \(a)")
                 }
             }
@@ -111,6 +123,15 @@ struct BenchMain {
             }
         } else {
             progress("no --kinto-url: the Kinto scenarios are skipped")
+        }
+        if o.wants("refresh") {
+            for count in o.refreshCounts {
+                for kinto in o.refreshKintos {
+                    progress("refresh of \(count) records from Kinto (\(kinto.name)), ours and kinto-http (fresh processes)")
+                    add(try KintoRefreshBenchmarks.row(server: kinto.name, url: kinto.url, python: o.python,
+                                                       script: o.refreshScript, count: count, rounds: count > 50_000 ? 1 : 3))
+                }
+            }
         }
         return results
     }

@@ -39,6 +39,9 @@ enum ChildProcess {
         case "flush-kinto":
             guard arguments.count == 4, let count = Int(arguments[2]) else { throw BenchError("flush-kinto URL COUNT COLLECTION") }
             print(try await KintoBenchmarks.flushCreates(url: arguments[1], count: count, collection: arguments[3]))
+        case "refresh-kinto":
+            guard arguments.count == 4 else { throw BenchError("refresh-kinto URL COLLECTION PATH") }
+            print(try await KintoRefreshBenchmarks.refresh(url: arguments[1], collection: arguments[2], path: arguments[3]))
         case "profile":
             // One side of a comparison, alone, for valgrind --tool=callgrind.
             guard arguments.count == 3, let count = Int(arguments[2]) else { throw BenchError("profile SCENARIO COUNT") }
