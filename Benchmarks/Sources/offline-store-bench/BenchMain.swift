@@ -129,7 +129,7 @@ struct BenchMain {
                 for kinto in o.refreshKintos {
                     progress("refresh of \(count) records from Kinto (\(kinto.name)), ours and kinto-http (fresh processes)")
                     add(try KintoRefreshBenchmarks.row(server: kinto.name, url: kinto.url, python: o.python,
-                                                       script: o.refreshScript, count: count, rounds: count > 50_000 ? 1 : 3))
+                                                       script: o.refreshScript, count: count, rounds: count > 50_000 ? 2 : 3))
                 }
             }
         }

@@ -30,17 +30,23 @@ enum KintoRefreshBenchmarks {
         return "\(seconds) \(pulled) \(try PeakMemory.highWaterKilobytes())"
     }
 
-    /// Ours and kinto-http, alternating, each keeping its best of `rounds`.
+    /// Ours and kinto-http, alternating (and which goes first), each keeping its best of `rounds`.
     static func row(server: String, url: String, python: String, script: String, count: Int,
                     rounds: Int) throws -> BenchResult {
         let dir = try TemporaryDirectory("kinto-refresh")
         defer { dir.remove() }
         var ours = Double.infinity, theirs = Double.infinity, peak = 0
         for round in 0..<rounds {
-            let o = try ChildProcess.runSelf(["refresh-kinto", url, collection(count), dir.file("ours\(round).sqlite")])
-                .split(separator: " ")
-            let t = try ChildProcess.run(python, [script, url, bucket, collection(count), dir.file("py\(round).sqlite")])
-                .split(separator: " ")
+            let runOurs = {
+                try ChildProcess.runSelf(["refresh-kinto", url, collection(count), dir.file("ours\(round).sqlite")])
+                    .split(separator: " ")
+            }
+            let runTheirs = {
+                try ChildProcess.run(python, [script, url, bucket, collection(count), dir.file("py\(round).sqlite")])
+                    .split(separator: " ")
+            }
+            let o: [Substring], t: [Substring]
+            if round % 2 == 0 { o = try runOurs(); t = try runTheirs() } else { t = try runTheirs(); o = try runOurs() }
             guard o.count == 3, let oSeconds = Double(o[0]), let oPulled = Int(o[1]), let oPeak = Int(o[2]),
                   t.count == 2, let tSeconds = Double(t[0]), let tRecords = Int(t[1])
             else { throw BenchError("a refresh child printed \(o) / \(t)") }
