@@ -431,6 +431,6 @@ import Testing
                                    RemoteChange(id: "x", record: ["id": "x", "n": 9], version: "6")])
         #expect(result.cursor == "6" && result.next == nil && result.total == 3)
         #expect(transport.sent.map(\.method) == ["HEAD", "GET"])
-        #expect(transport.sent[1].url.query == "_since=0&_before=7&_sort=last_modified&_limit=500")
+        #expect(transport.sent[1].url.query == "_since=0&_before=7&_sort=last_modified&_limit=10000")
     }
 }

@@ -21,7 +21,11 @@ extension KintoBackend {
         public var auth: KintoAuth
         /// How long one request may take. Default 30 seconds.
         public var timeout: Duration
-        /// Records per pulled page (`_limit`). Default 500; at least 1.
+        /// Records per pulled page (`_limit`). Default 10,000, Kinto's default cap
+        /// (`storage_max_fetch_size`; a server with a lower cap pages with `Next-Page`); at
+        /// least 1. Each page is held whole in memory while it is parsed and applied (about
+        /// 15 MB for 10,000 records of 150 bytes). Kinto's memory backend scans the whole
+        /// collection for every page it serves, so small pages multiply the server's work.
         public var pageSize: Int
         /// How far before the stored cursor a pull starts again, to catch records committed
         /// late with an older timestamp. Default 5 seconds. Re-read records carry the
@@ -40,7 +44,7 @@ extension KintoBackend {
             bucket: String = "offline-store",
             auth: KintoAuth = .none,
             timeout: Duration = .seconds(30),
-            pageSize: Int = 500,
+            pageSize: Int = 10_000,
             lookBack: Duration = .seconds(5),
             shareBucketWithAuthenticatedUsers: Bool = false,
             now: @escaping @Sendable () -> Date = { Date() }
