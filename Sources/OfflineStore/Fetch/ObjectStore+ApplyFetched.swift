@@ -37,7 +37,7 @@ extension ObjectStore {
     /// - Returns: whether the stored copy changed.
     func fetchOne(_ id: String, of collection: CollectionDescriptor) async throws -> Bool {
         let backend = try reachableBackend(for: collection.name)
-        return try await flushLock.withLock {
+        return try await withSyncLock {
             do {
                 try await backend.prepare(collection: collection.name)
                 if let change = try await backend.fetch(collection: collection.name, id: id) {
@@ -66,7 +66,7 @@ extension ObjectStore {
                       progress: (@Sendable (SearchProgress) -> Void)?) async throws -> SearchResult {
         try query.validate()
         let backend = try reachableBackend(for: collection.name)
-        return try await flushLock.withLock {
+        return try await withSyncLock {
             var result = SearchResult(collection: collection.name)
             do {
                 try await backend.prepare(collection: collection.name)

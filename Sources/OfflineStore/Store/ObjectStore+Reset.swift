@@ -29,7 +29,7 @@ extension ObjectStore {
     /// - Throws: a storage error; nothing changes then.
     public func resetSyncState(keepingPendingEdits: Bool = true) async throws {
         let synced = collections().filter { !$0.isLocalOnly }.map(\.name)
-        try await flushLock.withLock {
+        try await withSyncLock {
             try write("resetting the sync state") { db in
                 for name in synced { try Self.dropCollection(db, name, keepingPendingEdits: keepingPendingEdits) }
                 try db.execute(sql: "DELETE FROM meta WHERE key = 'lastSync'")
@@ -51,7 +51,7 @@ extension ObjectStore {
     ///
     /// - Throws: a storage error; nothing changes then.
     public func resetAll() async throws {
-        try await flushLock.withLock {
+        try await withSyncLock {
             try write("resetting the store") { db in
                 try db.execute(sql: "DELETE FROM objects")
                 try db.execute(sql: "DELETE FROM queue")
@@ -99,7 +99,7 @@ extension ObjectStore {
         guard !(try descriptor(of: name)).isLocalOnly else {
             throw OfflineStoreError(.invalidOperation, "\(name) is local-only: it has no server data to reset")
         }
-        try await flushLock.withLock {
+        try await withSyncLock {
             try write("resetting \(name)") { db in
                 try Self.dropCollection(db, name, keepingPendingEdits: keepingPendingEdits)
             }

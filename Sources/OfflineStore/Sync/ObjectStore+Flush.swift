@@ -25,7 +25,7 @@ extension ObjectStore {
 
     /// Pushes the queue for an immediate write; returns the error that stopped it early.
     func flushForImmediateWrite() async throws -> OfflineStoreError? {
-        try await ObjectStore.$changeOrigin.withValue(.server) { try await flushLock.withLock { try await runFlush() }.1 }
+        try await ObjectStore.$changeOrigin.withValue(.server) { try await withSyncLock { try await runFlush() }.1 }
     }
 
     /// The maximum number of times one entry is sent in one flush (conflict resends).

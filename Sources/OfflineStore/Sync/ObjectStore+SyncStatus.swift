@@ -7,14 +7,9 @@ extension ObjectStore {
     /// file at a time; the others wait their turn (see Docs/Architecture.md, "Many processes").
     public var isSyncing: Bool { flushLock.isHeld }
 
-    /// Runs a flush, refresh or sync body holding the sync lock. Cancelled while waiting
-    /// for another process's run, it throws `cancelled` with a report of what is left.
+    /// Runs a flush, refresh, sync or reset holding the sync lock (``SyncLock``). Cancelled
+    /// while waiting for another process's run, it throws `cancelled` with what is left.
     func withSyncLock<T: Sendable>(_ body: () async throws -> T) async throws -> T {
-        do {
-            return try await flushLock.withLock(body)
-        } catch let error as OfflineStoreError where error.code == .cancelled && error.report == SyncReport() {
-            // Only the lock's wait throws `cancelled` with an empty report; runs return theirs.
-            throw error.stoppingRun(after: (try? finish(SyncReport())) ?? SyncReport())
-        }
+        try await flushLock.withLock(whenCancelledWaiting: { (try? finish(SyncReport())) ?? SyncReport() }, body)
     }
 }

@@ -28,13 +28,15 @@ final class SyncLock: @unchecked Sendable {
 
     /// Runs `body` holding both locks; waits for other tasks and other processes first.
     ///
+    /// - Parameter report: what is left, for the error of a wait that was cancelled.
     /// - Throws: what `body` throws; ``OfflineStoreError/Code/storage`` when the lock file
-    ///   cannot be opened; ``OfflineStoreError/Code/cancelled`` (with an empty report: nothing
-    ///   was done) when the task is cancelled while another process holds the lock.
-    func withLock<T: Sendable>(_ body: () async throws -> T) async throws -> T {
+    ///   cannot be opened; ``OfflineStoreError/Code/cancelled`` with `report()` (nothing was
+    ///   done) when the task is cancelled while another process holds the lock.
+    func withLock<T: Sendable>(whenCancelledWaiting report: () -> SyncReport,
+                               _ body: () async throws -> T) async throws -> T {
         try await local.withLock {
             do { try await file?.lock() } catch is CancellationError {
-                throw SyncCancellation.stop("waiting for another process's sync to finish").stoppingRun(after: SyncReport())
+                throw SyncCancellation.stop("waiting for another process's sync to finish").stoppingRun(after: report())
             }
             setHeld(+1)
             defer {
