@@ -63,7 +63,7 @@ struct ObjectStoreInMemoryTests {
             try await store.collection("photos").create(["id": "p"])
             try await store.collection("photos").attach("p", field: "image", data: Data("pixels".utf8))
             note("blob", String(decoding: try await store.collection("photos").blobData("p", field: "image"), as: UTF8.self))
-            note("blob file", FileManager.default.fileExists(atPath: store.blobDirectory.path))
+            note("blob file", FileManager.default.fileExists(atPath: store.local.location.blobDirectory.path))
             let missing = #expect(throws: OfflineStoreError.self) { try store.collection("nope").findAll() }
             note("unknown collection", missing?.code.description ?? "none")
             return seen
@@ -87,7 +87,7 @@ struct ObjectStoreInMemoryTests {
         try store.register(Self.photos)
         try await store.collection("photos").create(["id": "p"])
         try await store.collection("photos").attach("p", field: "image", data: Data("pixels".utf8))
-        let blobs = store.blobDirectory
+        let blobs = store.local.location.blobDirectory
         #expect(FileManager.default.fileExists(atPath: blobs.path))
         try store.close()
         #expect(!FileManager.default.fileExists(atPath: blobs.path))

@@ -67,18 +67,18 @@ import Testing
 
     @Test func identicalCopiesAreNoConflictWhateverThePolicy() {
         let same = Conflict(collection: "c", id: "i", base: ["v": 1], local: ["v": 2], server: ["v": 2], serverVersion: "9")
-        #expect(ObjectStore.decide(same, policy: .preserveConflict) == .keepServer)
+        #expect(ConflictRule.decide(same, policy: .preserveConflict) == .keepServer)
         let bothDeleted = Conflict(collection: "c", id: "i", base: ["v": 1], local: nil, server: nil, serverVersion: "9")
-        #expect(ObjectStore.decide(bothDeleted, policy: .clientWins) == .keepServer)
+        #expect(ConflictRule.decide(bothDeleted, policy: .clientWins) == .keepServer)
     }
 
     @Test func policiesDecide() {
         let c = Conflict(collection: "c", id: "i", base: ["a": 1, "b": 1], local: ["a": 2, "b": 1], server: ["a": 1, "b": 3],
                          serverVersion: "9")
-        #expect(ObjectStore.decide(c, policy: .preserveConflict) == .preserve)
-        #expect(ObjectStore.decide(c, policy: .clientWins) == .keepLocal)
-        #expect(ObjectStore.decide(c, policy: .serverWins) == .keepServer)
-        #expect(ObjectStore.decide(c, policy: .merge) == .merged(["a": 2, "b": 3]))
-        #expect(ObjectStore.decide(c, policy: .custom { _ in .keepLocal }) == .keepLocal)
+        #expect(ConflictRule.decide(c, policy: .preserveConflict) == .preserve)
+        #expect(ConflictRule.decide(c, policy: .clientWins) == .keepLocal)
+        #expect(ConflictRule.decide(c, policy: .serverWins) == .keepServer)
+        #expect(ConflictRule.decide(c, policy: .merge) == .merged(["a": 2, "b": 3]))
+        #expect(ConflictRule.decide(c, policy: .custom { _ in .keepLocal }) == nil)
     }
 }

@@ -49,7 +49,7 @@ extension ObjectCollection {
               BlobReference(json: persistent[field])?.id == reference.id else {
             throw OfflineStoreError(.notFound, "\(name)/\(id): the blob in '\(field)' is not in the store and not on the server")
         }
-        return try await store.downloadBlob(collection: name, id: id, field: field, reference: reference, record: persistent)
+        return try await store.requireEngine("download blobs").downloadBlob(collection: name, id: id, field: field, reference: reference, record: persistent)
     }
 
     /// The bytes of an object's blob (read into memory; use ``blobURL(_:field:)`` for large blobs).

@@ -26,61 +26,7 @@ extension ObjectStore {
     /// store closes or the consumer stops.
     public func changes(in collection: String? = nil) -> AsyncStream<ObjectChange> {
         let stream = runtime.changes.subscribe { change in collection == nil || change.collection == collection }
-        installChangeLog()
+        local.installChangeLog()
         return stream
-    }
-
-    /// Creates the temporary change log and its triggers on the writer connection, once.
-    func installChangeLog() {
-        let needed = runtime.changeLogInstalled.withLock { installed in
-            defer { installed = true }
-            return !installed
-        }
-        guard needed else { return }
-        do {
-            try pool.write { db in
-                try db.execute(sql: """
-                    CREATE TEMP TABLE IF NOT EXISTS object_changes(collection TEXT NOT NULL, id TEXT NOT NULL, kind TEXT NOT NULL);
-                    CREATE TEMP TRIGGER IF NOT EXISTS object_changes_insert AFTER INSERT ON main.objects
-                    WHEN NEW.doc IS NOT NULL BEGIN
-                        INSERT INTO object_changes VALUES (NEW.collection, NEW.id, 'created');
-                    END;
-                    CREATE TEMP TRIGGER IF NOT EXISTS object_changes_update AFTER UPDATE ON main.objects BEGIN
-                        INSERT INTO object_changes VALUES (NEW.collection, NEW.id,
-                            CASE WHEN OLD.doc IS NEW.doc THEN 'touched' WHEN OLD.doc IS NULL THEN 'created'
-                            WHEN NEW.doc IS NULL THEN 'deleted' ELSE 'updated' END);
-                    END;
-                    CREATE TEMP TRIGGER IF NOT EXISTS object_changes_delete AFTER DELETE ON main.objects
-                    WHEN OLD.doc IS NOT NULL BEGIN
-                        INSERT INTO object_changes VALUES (OLD.collection, OLD.id, 'deleted');
-                    END;
-                    """)
-                writerStatements.removeAll()  // the schema changed: prepare them again, as GRDB does its cache
-            }
-        } catch {
-            runtime.changeLogInstalled.withLock { $0 = false }
-            configuration.logger.error("object change observation could not start", metadata: ["error": "\(error)"])
-        }
-    }
-
-    /// Reads and empties the change log inside the write's transaction; tells GRDB's
-    /// observations that `objects` changed (it cannot see changes of WITHOUT ROWID tables).
-    func drainChangeLog(_ db: Database) throws -> [ObjectChange] {
-        guard runtime.changeLogInstalled.withLock({ $0 }) else { return [] }
-        let rows = try Row.fetchAll(db, sql: "SELECT collection, id, kind FROM temp.object_changes ORDER BY rowid")
-        guard !rows.isEmpty else { return [] }
-        try db.execute(sql: "DELETE FROM temp.object_changes")
-        try db.notifyChanges(in: Table("objects"))
-        let origin = ObjectStore.changeOrigin
-        return rows.compactMap { row in
-            guard let kind = ObjectChange.Kind(rawValue: row["kind"]) else { return nil }   // "touched"
-            return ObjectChange(collection: row["collection"], id: row["id"], kind: kind, origin: origin)
-        }
-    }
-
-    /// Sends committed changes to the subscribers.
-    func publish(_ changes: [ObjectChange]) {
-        guard !changes.isEmpty, runtime.changes.hasSubscribers else { return }
-        for change in changes { runtime.changes.send(change) }
     }
 }

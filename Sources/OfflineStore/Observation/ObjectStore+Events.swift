@@ -22,49 +22,6 @@ extension ObjectStore {
     public func syncEvents() -> AsyncStream<SyncEvent> {
         runtime.events.subscribe()
     }
-
-    /// Sends an event to every subscriber.
-    func emit(_ event: SyncEvent) {
-        runtime.events.send(event)
-    }
-
-    /// Runs a public flush/refresh/sync body with its `started` / `finished` / `error`
-    /// events, progress counting, and changes marked as coming from the server.
-    func observed(_ operation: SyncOperation, _ body: () async throws -> SyncReport) async throws -> SyncReport {
-        emit(.started(operation))
-        do {
-            let report = try await ObjectStore.$progress.withValue(ProgressCounter()) {
-                try await ObjectStore.$changeOrigin.withValue(.server) { try await body() }
-            }
-            emit(.finished(operation, report))
-            return report
-        } catch {
-            emit(.error(operation, OfflineStoreError.sync(error)))
-            throw error
-        }
-    }
-
-    /// The counter of the observed run the current task belongs to (nil outside one).
-    @TaskLocal static var progress: ProgressCounter?
-
-    /// Reports answered entries of a pushed batch.
-    func reportPushProgress(_ collection: String, answered: Int) {
-        guard let counter = ObjectStore.progress else { return }
-        let waiting = { [self] in
-            try? read("counting the queue") { db in
-                try Int.fetchOne(db, sql: """
-                    SELECT count(*) FROM queue WHERE collection = ? AND state = 'pending' AND NOT (\(ObjectStore.heldBackClause))
-                    """, arguments: [collection])
-            }
-        }
-        emit(.progress(counter.advance(collection, .push, by: answered, total: { answered + (waiting() ?? 0) })))
-    }
-
-    /// Reports a pulled page.
-    func reportPullProgress(_ collection: String, page: PullPage) {
-        guard let counter = ObjectStore.progress else { return }
-        emit(.progress(counter.advance(collection, .pull, by: page.changes.count, total: { page.total })))
-    }
 }
 
 /// Counts processed items per collection and direction within one run.

@@ -24,7 +24,7 @@ extension ObjectStore {
     func observeValue<Value: Sendable & Equatable>(
         _ fetch: @escaping @Sendable (Database) throws -> Value
     ) -> AsyncValueObservation<Value> {
-        installChangeLog()
+        local.installChangeLog()
         return counted(ValueObservation.tracking(fetch).removeDuplicates()).values(in: pool)
     }
 

@@ -72,7 +72,7 @@ extension ObjectStore {
     public func perform(_ action: FailedEntryAction, on collection: String, id: String) throws {
         _ = try descriptor(of: collection)
         try write("\(action.rawValue) of \(collection)/\(id)") { db in
-            try perform(action, collection: collection, id: id, in: db)
+            try FailedEntryActions.perform(action, collection: collection, id: id, in: db)
         }
     }
 
@@ -82,25 +82,16 @@ extension ObjectStore {
     /// - Throws: a storage error.
     public func heldBackEntries() throws -> [QueueEntry] {
         try read("reading held-back entries") { db in
-            try QueueTable.fetch(db, where: Self.heldBackClause)
+            try QueueTable.heldBack(db)
         }
     }
+}
 
-    /// Entries that are not failed themselves but wait behind a failed entry or a conflict.
-    static let heldBackClause = """
-        state != 'failed' AND (EXISTS (SELECT 1 FROM queue f WHERE f.collection = queue.collection \
-        AND f.object_id = queue.object_id AND f.state = 'failed' AND f.seq < queue.seq) \
-        OR EXISTS (SELECT 1 FROM objects o WHERE o.collection = queue.collection AND o.id = queue.object_id \
-        AND o.state = 'conflicted'))
-        """
-
-    /// How many entries are held back, store-wide.
-    static func heldBackCount(_ db: Database) throws -> Int {
-        try Int.fetchOne(db, sql: "SELECT count(*) FROM queue WHERE \(heldBackClause)") ?? 0
-    }
-
+/// The app's actions on a failed entry, inside the caller's transaction (used by the public
+/// actions and by the flush's failed-entry handler).
+enum FailedEntryActions {
     /// The action, inside the caller's transaction, after checking it is allowed.
-    private func perform(_ action: FailedEntryAction, collection: String, id: String, in db: Database) throws {
+    static func perform(_ action: FailedEntryAction, collection: String, id: String, in db: Database) throws {
         guard let row = try ObjectRow.fetch(db, collection: collection, id: id) else {
             throw OfflineStoreError(.notFound, "\(collection)/\(id) does not exist")
         }
@@ -121,9 +112,7 @@ extension ObjectStore {
         }
         switch action {
         case .retry:
-            try db.execute(sql: """
-                UPDATE queue SET state = 'pending', sent_data = NULL, sent_rev = NULL, not_before = NULL WHERE seq = ?
-                """, arguments: [failed.seq])
+            try QueueTable.retry(failed.seq, in: db)
             guard row.state == .failed else { return }
             var row = row
             row.state = .synced
@@ -134,40 +123,20 @@ extension ObjectStore {
         }
     }
 
-    /// Called by the flush right after an entry was marked failed, in the same transaction:
-    /// sends the `failedEntry` event and applies the error handler's decision, if any.
-    func handleRejection(of seq: Int64, in db: Database) throws {
-        guard let entry = try QueueTable.fetch(db, where: "seq = ?", arguments: [seq]).first else { return }
-        emit(.failedEntry(entry))
-        guard let handler = configuration.failedEntryHandler else { return }
-        let object = try ObjectRow.fetch(db, collection: entry.collection, id: entry.objectID)?.publicObject
-        guard let action = handler(entry, object) else { return }
-        guard entry.allowedActions.contains(action) else {
-            configuration.logger.warning("the failed-entry handler chose an action that does not apply; entry kept",
-                                         metadata: ["action": "\(action.rawValue)", "kind": "\(entry.kind.rawValue)"])
+    /// Drops every queued edit of an object and restores its persistent copy.
+    static func rollBack(_ db: Database, collection: String, id: String) throws {
+        let entries = try QueueTable.entries(db, collection: collection, id: id)
+        if entries.contains(where: { $0.state == .inFlight }) {
+            throw OfflineStoreError(.invalidOperation, "\(collection)/\(id) is being sent; try again after the flush")
+        }
+        try QueueTable.removeAll(db, collection: collection, id: id)
+        guard var row = try ObjectRow.fetch(db, collection: collection, id: id) else { return }
+        if row.persistent == nil {
+            try row.delete(db)
             return
         }
-        try perform(action, collection: entry.collection, id: entry.objectID, in: db)
-        if action == .retry { runtime.deferredRetries.withLock { _ = $0.insert(seq) } }
+        row.state = .synced
+        row.clearLocalEdit()
+        try row.save(db)
     }
-
-    /// Entries the flush must not send in this run: those the error handler retried
-    /// during it, and — when the caller honours retry delays (AutoSync) — entries whose
-    /// `notBefore` has not come.
-    func heldForLater(in db: Database) throws -> Set<Int64> {
-        var held = runtime.deferredRetries.withLock { $0 }
-        if ObjectStore.honoursRetryDelays {
-            let now = configuration.now().timeIntervalSince1970
-            held.formUnion(try Int64.fetchAll(db, sql: "SELECT seq FROM queue WHERE not_before > ?", arguments: [now]))
-        }
-        return held
-    }
-
-    /// Forgets the handler's deferrals: called when a flush run starts.
-    func beginFlushRun() {
-        runtime.deferredRetries.withLock { $0.removeAll() }
-    }
-
-    /// Whether the current task's flush skips entries whose retry delay has not passed.
-    @TaskLocal static var honoursRetryDelays = false
 }

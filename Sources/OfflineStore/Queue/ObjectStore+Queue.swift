@@ -15,10 +15,7 @@ extension ObjectStore {
     /// How many entries the queue holds, optionally only those in one state.
     public func queueCount(state: QueueEntry.State? = nil) throws -> Int {
         try read("counting the queue") { db in
-            if let state {
-                return try Int.fetchOne(db, sql: "SELECT count(*) FROM queue WHERE state = ?", arguments: [state.rawValue]) ?? 0
-            }
-            return try Int.fetchOne(db, sql: "SELECT count(*) FROM queue") ?? 0
+            try QueueTable.count(db, state: state)
         }
     }
 
@@ -37,24 +34,7 @@ extension ObjectStore {
             guard let entry = try QueueTable.fetch(db, where: "seq = ?", arguments: [seq]).first else {
                 throw OfflineStoreError(.notFound, "no queue entry \(seq)")
             }
-            try rollBack(db, collection: entry.collection, id: entry.objectID)
+            try FailedEntryActions.rollBack(db, collection: entry.collection, id: entry.objectID)
         }
-    }
-
-    /// Drops every queued edit of an object and restores its persistent copy.
-    func rollBack(_ db: Database, collection: String, id: String) throws {
-        let entries = try QueueTable.entries(db, collection: collection, id: id)
-        if entries.contains(where: { $0.state == .inFlight }) {
-            throw OfflineStoreError(.invalidOperation, "\(collection)/\(id) is being sent; try again after the flush")
-        }
-        try QueueTable.removeAll(db, collection: collection, id: id)
-        guard var row = try ObjectRow.fetch(db, collection: collection, id: id) else { return }
-        if row.persistent == nil {
-            try row.delete(db)
-            return
-        }
-        row.state = .synced
-        row.clearLocalEdit()
-        try row.save(db)
     }
 }

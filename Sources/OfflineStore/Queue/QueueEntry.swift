@@ -48,4 +48,9 @@ public struct QueueEntry: Sendable, Hashable {
     public let createdAt: Date
     /// The earliest time the entry may be sent again after a retryable failure.
     public let notBefore: Date?
+    /// The object revision the entry last carried to the server (nil until sent).
+    var sentRev: Int64? = nil
+    /// The payload the entry was last sent with, as JSON text: a resend sends it again as it
+    /// was (nil until sent, and after the app retries a rejected entry).
+    var sentData: String? = nil
 }

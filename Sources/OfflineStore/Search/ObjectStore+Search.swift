@@ -27,6 +27,6 @@ extension ObjectStore {
         }
         try query.validate()
         if syncChanges { try await flush() }
-        return try await pullMatching(query, into: descriptor, progress: progress)
+        return try await fetchingEngine(collection).pullMatching(query, into: descriptor, progress: progress)
     }
 }

@@ -19,7 +19,7 @@ extension ObjectCollection {
     /// Records that the objects were used now, so eviction removes them last.
     public func touch(_ ids: [String]) throws {
         _ = try descriptor()
-        try store.write("recording use of \(name)") { db in try store.recordUse(db, collection: name, ids: ids) }
+        try store.write("recording use of \(name)") { db in try store.local.recordUse(db, collection: name, ids: ids) }
     }
 
     private func setPinned(_ id: String, _ pinned: Bool) throws {

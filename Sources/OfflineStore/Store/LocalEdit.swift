@@ -41,10 +41,10 @@ extension ObjectStore {
 
     private func applyWithinSizeLimit(_ edit: LocalEdit, to collection: CollectionDescriptor, in db: Database,
                                       latch: RollbackLatch?) throws -> JSONValue? {
-        let sizeBefore = try sizeBeforeWrite(db)
+        let sizeBefore = try local.sizeBeforeWrite(db)
         let result = try applyEdit(edit, to: collection, in: db, latch: latch)
         // After the writes: a refusal here must undo them too.
-        try guarding(latch) { try enforceStoreSize(db, before: sizeBefore) }
+        try guarding(latch) { try local.enforceStoreSize(db, before: sizeBefore) }
         return result
     }
 

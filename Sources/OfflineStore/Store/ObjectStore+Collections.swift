@@ -11,60 +11,27 @@ extension ObjectStore {
     public func register(_ descriptor: CollectionDescriptor) throws {
         try descriptor.validateDefinition()
         try checkBlobSupport(descriptor)
-        let stored = StoredDescriptor(descriptor)
-        let text = try String(decoding: JSONEncoder().encode(stored), as: UTF8.self)
         try write("registering collection \(descriptor.name)") { db in
-            if let existing = try String.fetchOne(db, sql: "SELECT descriptor FROM collections WHERE name = ?", arguments: [descriptor.name]) {
-                let old = try JSONDecoder().decode(StoredDescriptor.self, from: Data(existing.utf8))
-                if old.fields != stored.fields {
-                    throw OfflineStoreError(.collectionExists, "collection \(descriptor.name) exists with other fields")
-                }
-                try db.execute(sql: "UPDATE collections SET descriptor = ? WHERE name = ?", arguments: [text, descriptor.name])
-            } else {
-                try db.execute(sql: "INSERT INTO collections(name, descriptor) VALUES (?, ?)", arguments: [descriptor.name, text])
-            }
-            for field in descriptor.fields ?? [] where field.isIndexed {
-                try db.execute(sql: FieldIndex.createSQL(for: field.name))
-                writerStatements.removeAll()  // the schema changed: prepare them again, as GRDB does its cache
-            }
+            try CollectionsTable.save(descriptor, in: db, statements: writerStatements)
         }
-        descriptors.withLock { $0[descriptor.name] = descriptor }
+        registry.set(descriptor)
     }
 
     /// Every registered collection, sorted by name.
     public func collections() -> [CollectionDescriptor] {
-        descriptors.withLock { Array($0.values) }.sorted { $0.name < $1.name }
+        registry.all
     }
 
     /// The descriptor of a registered collection.
     ///
     /// - Throws: ``OfflineStoreError/Code/unknownCollection``.
     public func descriptor(of name: String) throws -> CollectionDescriptor {
-        guard let d = descriptors.withLock({ $0[name] }) else {
-            throw OfflineStoreError(.unknownCollection, "no collection named '\(name)' is registered")
-        }
-        return d
+        try registry.descriptor(of: name)
     }
 
     /// The update policy in force for a collection, given an optional per-call override.
     func effectiveUpdatePolicy(_ collection: CollectionDescriptor, override: UpdatePolicy?) -> UpdatePolicy {
         override ?? collection.updatePolicy ?? configuration.updatePolicy
-    }
-
-    func loadDescriptors() throws {
-        let rows = try read("loading collections") { db in
-            try Row.fetchAll(db, sql: "SELECT name, descriptor FROM collections")
-        }
-        var loaded: [String: CollectionDescriptor] = [:]
-        for row in rows {
-            let name: String = row["name"]
-            let text: String = row["descriptor"]
-            guard let stored = try? JSONDecoder().decode(StoredDescriptor.self, from: Data(text.utf8)) else {
-                throw OfflineStoreError(.corrupted, "the definition of collection '\(name)' cannot be read")
-            }
-            loaded[name] = stored.descriptor(named: name)
-        }
-        descriptors.withLock { $0 = loaded }
     }
 }
 

@@ -23,15 +23,7 @@ extension ObjectStore {
     public func setMetadata(_ value: String?, forKey key: String) throws {
         try Self.checkMetadataKey(key)
         let stored = Self.appMetadataPrefix + key
-        try write("saving metadata \(key)") { db in
-            if let value {
-                try db.execute(sql: """
-                    INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value
-                    """, arguments: [stored, value])
-            } else {
-                try db.execute(sql: "DELETE FROM meta WHERE key = ?", arguments: [stored])
-            }
-        }
+        try write("saving metadata \(key)") { db in try MetaTable.setValue(value, forKey: stored, in: db) }
     }
 
     /// The app metadata stored under `key` with ``setMetadata(_:forKey:)``, or nil.
@@ -41,7 +33,7 @@ extension ObjectStore {
     public func metadata(forKey key: String) throws -> String? {
         try Self.checkMetadataKey(key)
         return try read("reading metadata \(key)") { db in
-            try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [Self.appMetadataPrefix + key])
+            try MetaTable.value(forKey: Self.appMetadataPrefix + key, in: db)
         }
     }
 

@@ -31,10 +31,12 @@ extension ObjectStore {
         let synced = collections().filter { !$0.isLocalOnly }.map(\.name)
         try await withSyncLock {
             try write("resetting the sync state") { db in
-                for name in synced { try Self.dropCollection(db, name, keepingPendingEdits: keepingPendingEdits) }
-                try db.execute(sql: "DELETE FROM meta WHERE key = 'lastSync'")
+                for name in synced { try ObjectRow.dropCollection(db, name, keepingPendingEdits: keepingPendingEdits) }
+                try KeyedRows.removeOrphans(db)
+                try MetaTable.setValue(nil, forKey: MetaTable.lastSyncKey, in: db)
             }
         }
+        _ = try? local.sweepBlobs()
     }
 
     /// Earlier name of ``resetSyncState(keepingPendingEdits:)``.
@@ -53,12 +55,13 @@ extension ObjectStore {
     public func resetAll() async throws {
         try await withSyncLock {
             try write("resetting the store") { db in
-                try db.execute(sql: "DELETE FROM objects")
-                try db.execute(sql: "DELETE FROM queue")
-                try db.execute(sql: "UPDATE collections SET cursor = NULL")
-                try db.execute(sql: "DELETE FROM meta WHERE key = 'lastSync'")
+                try ObjectRow.deleteAll(db)
+                try KeyedRows.removeOrphans(db)
+                try CollectionsTable.clearCursors(in: db)
+                try MetaTable.setValue(nil, forKey: MetaTable.lastSyncKey, in: db)
             }
         }
+        _ = try? local.sweepBlobs()
     }
 }
 
@@ -101,23 +104,11 @@ extension ObjectStore {
         }
         try await withSyncLock {
             try write("resetting \(name)") { db in
-                try Self.dropCollection(db, name, keepingPendingEdits: keepingPendingEdits)
+                try ObjectRow.dropCollection(db, name, keepingPendingEdits: keepingPendingEdits)
+                try KeyedRows.removeOrphans(db)
             }
         }
-    }
-
-    /// Removes a collection's server knowledge (and, unless kept, its unsent edits).
-    private static func dropCollection(_ db: Database, _ name: String, keepingPendingEdits: Bool) throws {
-        if keepingPendingEdits {
-            try db.execute(sql: """
-                DELETE FROM objects WHERE collection = ? AND state = 'synced' AND dirty = 0
-                AND NOT EXISTS (SELECT 1 FROM queue WHERE queue.collection = objects.collection AND queue.object_id = objects.id)
-                """, arguments: [name])
-        } else {
-            try db.execute(sql: "DELETE FROM objects WHERE collection = ?", arguments: [name])
-            try db.execute(sql: "DELETE FROM queue WHERE collection = ?", arguments: [name])
-        }
-        try db.execute(sql: "UPDATE collections SET cursor = NULL WHERE name = ?", arguments: [name])
+        _ = try? local.sweepBlobs()
     }
 
     /// Before a client reset drops anything: every synced collection where this store holds
@@ -125,30 +116,16 @@ extension ObjectStore {
     ///
     /// - Throws: ``OfflineStoreError/Code/serverLostData`` (nothing dropped), or the pull's error.
     private func requireServerData() async throws {
-        guard let backend else { throw OfflineStoreError(.configuration, "the store has no backend to reset against") }
+        let engine = try requireEngine("reset against")
+        let backend = engine.backend
         for collection in collections() where !collection.isLocalOnly {
             do {
                 try await backend.prepare(collection: collection.name)
                 let first = try await backend.pull(collection: collection.name, since: nil, continuing: nil)
-                if first.changes.isEmpty, first.next == nil { try checkServerKeptData(of: collection.name) }
+                if first.changes.isEmpty, first.next == nil { try engine.checkServerKeptData(of: collection.name) }
             } catch {
                 throw OfflineStoreError.sync(error)
             }
         }
-    }
-
-    /// After a pull from the beginning found nothing: when the store holds objects the
-    /// server had (a server version), the server lost its data. Nothing local is changed.
-    ///
-    /// - Throws: ``OfflineStoreError/Code/serverLostData``.
-    func checkServerKeptData(of collection: String) throws {
-        let known = try read("checking \(collection)") { db in
-            try Int.fetchOne(db, sql: "SELECT count(*) FROM objects WHERE collection = ? AND server_version IS NOT NULL",
-                             arguments: [collection]) ?? 0
-        }
-        guard known > 0 else { return }
-        throw OfflineStoreError(.serverLostData,
-            "the server has no records in \(collection) but this store holds \(known) object(s) it synced: the server "
-            + "lost its data or the collection was deleted; local data is kept (push it again, or resyncFromServer)")
     }
 }

@@ -25,23 +25,18 @@ public final class ObjectStore: Sendable {
     /// The backend that `flush`, `refresh` and immediate writes talk to; nil for a local store.
     public let backend: (any Backend)?
 
-    /// The database: a `DatabasePool` (WAL, concurrent reads) for a file, a `DatabaseQueue`
-    /// for an in-memory store.
-    let pool: any DatabaseWriter
-    /// Where the store's blob files live: `<path>.blobs` next to a file store, a temporary
-    /// directory (removed by ``close()``) for an in-memory store.
-    let blobDirectory: URL
-    let descriptors: Locked<[String: CollectionDescriptor]>
-    let state: Locked<RuntimeState>
-    let flushLock: SyncLock
-    let runtime = StoreRuntime()
-    /// The local edit path's statements, prepared once on the writer connection.
-    let writerStatements = WriterStatements()
-
-    struct RuntimeState {
-        var isClosed = false
-        var forcedOffline = false
-    }
+    /// The database and its transactions: the one owner of SQL.
+    let local: LocalStore
+    /// Flush, refresh, conflict settlement, re-keying and blob transfer; nil without a backend.
+    let engine: SyncEngine?
+    /// The registered collections.
+    let registry: CollectionRegistry
+    /// Whether the app forced the store offline.
+    let connectivity: Connectivity
+    /// One sync at a time per store file: this process's tasks and other processes.
+    let syncLock: SyncLock
+    /// Observers (object changes, sync events, value observations) and deferred retries.
+    let runtime: StoreRuntime
 
     /// Opens (or creates) the store at `path`, migrating its schema.
     ///
@@ -56,54 +51,42 @@ public final class ObjectStore: Sendable {
         try self.init(opening: .file(path), configuration: configuration, backend: backend)
     }
 
-    /// Opens the store at `location` and migrates its schema.
+    /// Opens the store at `location`, migrates its schema and composes its parts.
     init(opening location: StoreLocation, configuration: Configuration, backend: (any Backend)?) throws {
         self.path = location.path
         self.isInMemory = location.isInMemory
-        self.blobDirectory = location.blobDirectory
         self.configuration = configuration
         self.backend = backend
-        self.flushLock = SyncLock(storePath: location.isInMemory ? nil : location.path)
-        do {
-            pool = try location.open(configuration)
-            let migrator = StoreSchema.migrator
-            try pool.write { db in
-                if try migrator.hasBeenSuperseded(db) {
-                    throw OfflineStoreError(.schemaTooNew, "the store at \(location.path) was written by a newer version of OfflineStore")
-                }
-            }
-            try migrator.migrate(pool)
-            // Reading the schema proves the file is a database even when nothing needed migrating.
-            _ = try pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") }
-            try location.protectFiles(configuration)
-        } catch {
-            throw OfflineStoreError.storage(error, while: "opening \(location.path)")
+        let registry = CollectionRegistry(), runtime = StoreRuntime()
+        self.registry = registry
+        self.runtime = runtime
+        let syncLock = SyncLock(storePath: location.isInMemory ? nil : location.path), connectivity = Connectivity()
+        self.syncLock = syncLock
+        self.connectivity = connectivity
+        let local = try LocalStore(opening: location, configuration: configuration, collections: registry, runtime: runtime)
+        self.local = local
+        try CollectionsTable.load(into: registry, from: local)
+        engine = backend.map { backend in
+            SyncEngine(local: local, backend: backend, configuration: configuration, runtime: runtime,
+                       lock: syncLock, connectivity: connectivity)
         }
-        descriptors = Locked([:])
-        state = Locked(RuntimeState())
-        try loadDescriptors()
     }
 
     /// Closes the store; later calls fail with ``OfflineStoreError/Code/closed``.
     ///
     /// - Throws: ``OfflineStoreError`` when SQLite cannot close cleanly.
     public func close() throws {
-        state.withLock { $0.isClosed = true }
         runtime.events.finish()
         runtime.changes.finish()
-        do {
-            // Statements still prepared would make SQLite refuse to close the connection.
-            pool.writeWithoutTransaction { _ in writerStatements.removeAll() }
-            try pool.close()
-        } catch { throw OfflineStoreError.storage(error, while: "closing the store") }
-        removeTemporaryBlobs()
+        defer { removeTemporaryBlobs() }
+        try local.close()
     }
 
     deinit { removeTemporaryBlobs() }
 
     /// An in-memory store's blob files go with it; a file store's stay.
     private func removeTemporaryBlobs() {
-        if isInMemory { try? FileManager.default.removeItem(at: blobDirectory) }
+        if isInMemory { try? FileManager.default.removeItem(at: local.location.blobDirectory) }
     }
 
     /// Forces the store offline (true) or lets it try the network again (false).
@@ -111,75 +94,57 @@ public final class ObjectStore: Sendable {
     /// While forced offline, immediate writes queue (or fail under `updateIfOnline`)
     /// without trying the network, and `flush` reports the server unreachable.
     public func setOffline(_ offline: Bool) {
-        state.withLock { $0.forcedOffline = offline }
+        connectivity.setForcedOffline(offline)
     }
 
     /// Whether the store was forced offline with ``setOffline(_:)``.
-    public var isForcedOffline: Bool { state.withLock { $0.forcedOffline } }
+    public var isForcedOffline: Bool { connectivity.isForcedOffline }
 
     /// A handle on a registered collection.
     public func collection(_ name: String) -> ObjectCollection {
         ObjectCollection(store: self, name: name)
     }
 
-    // MARK: - Database access with typed errors
+    // MARK: - The local store, for the facade's own reads and writes
 
+    /// The database writer (observations read through it).
+    var pool: any DatabaseWriter { local.writer }
+
+    /// A write transaction of the app (its changes are published as `local`).
     func write<T>(_ action: String, _ body: (Database) throws -> T) throws -> T {
-        try writing(action, preparedTransaction: false, body)
+        try local.write(action, body)
     }
 
-    /// A write of one app edit: like ``write(_:_:)``, but the transaction begins and commits
-    /// with the writer's prepared statements (``WriterStatements``). GRDB's `inTransaction`
-    /// parses `BEGIN` and `COMMIT` again for every transaction; that parsing and the edit
-    /// savepoint this path no longer needs were a fifth of a durable single edit (callgrind).
-    ///
-    /// `body` must let every error escape (never catch one and carry on): GRDB's guard
-    /// against statements running after SQLite rolled a failed transaction back on its
-    /// own is armed by `inTransaction` only. On an error the transaction rolls back whole.
+    /// A write of one app edit on the writer's prepared statements (``LocalStore/writeEdit(_:_:)``).
     func writeEdit<T>(_ action: String, _ body: (Database) throws -> T) throws -> T {
-        try writing(action, preparedTransaction: true, body)
-    }
-
-    /// Runs `body` and the draining of its change log in one transaction (GRDB's, or begun
-    /// and committed with the writer's prepared statements), maps errors to typed storage
-    /// errors, and publishes the changes after the commit.
-    private func writing<T>(_ action: String, preparedTransaction: Bool, _ body: (Database) throws -> T) throws -> T {
-        try ensureOpen()
-        var changes: [ObjectChange] = []
-        func drained(_ db: Database) throws -> T {
-            let result = try body(db)
-            changes = try drainChangeLog(db)
-            return result
-        }
-        let result: T
-        do {
-            if !preparedTransaction {
-                result = try pool.write(drained)
-            } else {
-                result = try pool.writeWithoutTransaction { db in
-                    try writerStatements.statement(.beginImmediate, in: db).execute()
-                    do {
-                        let result = try drained(db)
-                        try writerStatements.statement(.commit, in: db).execute()
-                        return result
-                    } catch {
-                        // As `inTransaction` does: roll back unless SQLite already did, throw the first error.
-                        try? db.rollback()
-                        throw error
-                    }
-                }
-            }
-        } catch { throw OfflineStoreError.storage(error, while: action) }
-        publish(changes)
-        return result
+        try local.writeEdit(action, body)
     }
 
     func read<T>(_ action: String, _ body: (Database) throws -> T) throws -> T {
-        try ensureOpen()
-        do { return try pool.read(body) } catch { throw OfflineStoreError.storage(error, while: action) }
+        try local.read(action, body)
     }
 
-    private func ensureOpen() throws {
-        if state.withLock({ $0.isClosed }) { throw OfflineStoreError(.closed, "the store was closed") }
+    /// The sync engine, or `configuration` when the store has no backend.
+    func requireEngine(_ purpose: String) throws -> SyncEngine {
+        guard let engine else { throw OfflineStoreError(.configuration, "the store has no backend to \(purpose)") }
+        return engine
     }
+
+    /// The sync engine for fetching `collection` from the server, or `offline` when the store has none.
+    func fetchingEngine(_ collection: String) throws -> SyncEngine {
+        guard let engine else { throw OfflineStoreError(.offline, "the store has no backend to fetch \(collection) from") }
+        return engine
+    }
+
+    /// The local edit path's prepared statements.
+    var writerStatements: WriterStatements { local.writerStatements }
+}
+
+/// Whether the app forced the store offline (``ObjectStore/setOffline(_:)``).
+final class Connectivity: Sendable {
+    private let forced = Locked(false)
+
+    var isForcedOffline: Bool { forced.withLock { $0 } }
+
+    func setForcedOffline(_ offline: Bool) { forced.withLock { $0 = offline } }
 }

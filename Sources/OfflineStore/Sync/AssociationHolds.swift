@@ -32,21 +32,4 @@ enum AssociationHolds {
         }
         return held
     }
-
-    /// Records why each held entry waits (its `last_error`), so the queue shows it.
-    static func record(_ held: [Int64: String], in db: Database) throws {
-        for (seq, reason) in held {
-            try db.execute(sql: "UPDATE queue SET last_error = ? WHERE seq = ? AND last_error IS NOT ?",
-                           arguments: [reason, seq, reason])
-        }
-    }
-}
-
-extension ObjectStore {
-    /// The entries the flush must hold back for associations, with their reasons recorded.
-    func associationHolds(_ candidates: [FlushPlan.Candidate], backend: any Backend) throws -> Set<Int64> {
-        let held = try read("checking associations") { db in try AssociationHolds.find(candidates, backend: backend, in: db) }
-        if !held.isEmpty { try write("recording held-back entries") { db in try AssociationHolds.record(held, in: db) } }
-        return Set(held.keys)
-    }
 }

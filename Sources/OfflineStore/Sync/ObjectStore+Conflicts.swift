@@ -6,11 +6,7 @@ extension ObjectStore {
     /// Conflicts are stored, so they survive restarts until resolved.
     public func conflicts(in collection: String? = nil) throws -> [Conflict] {
         try read("listing conflicts") { db in
-            var sql = "SELECT \(ObjectRow.columns) FROM objects WHERE state = 'conflicted'"
-            var arguments: StatementArguments = []
-            if let collection { sql += " AND collection = ?"; arguments += [collection] }
-            sql += " ORDER BY collection, id"
-            return try Row.fetchAll(db, sql: sql, arguments: arguments).map { ObjectStore.conflict(of: try ObjectRow(row: $0)) }
+            try ObjectRow.conflicted(db, in: collection).map(ConflictRule.conflict(of:))
         }
     }
 
@@ -28,7 +24,8 @@ extension ObjectStore {
                 throw OfflineStoreError(.notConflicted, "\(collection)/\(id) is not conflicted (it is \(row.state.rawValue))")
             }
             if case .preserve = resolution { return }
-            try apply(resolution, to: row, in: db)
+            try ConflictWrites.apply(resolution, to: row, validatingWith: try descriptor(of: collection), in: db,
+                                     now: configuration.now())
         }
     }
 }

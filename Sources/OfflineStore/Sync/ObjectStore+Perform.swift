@@ -16,7 +16,7 @@ extension ObjectStore {
         } }
 
         if descriptor.isLocalOnly { return try commitLocally() }
-        guard backend != nil, !isForcedOffline else {
+        guard let engine, !isForcedOffline else {
             if policy == .updateIfOnline { throw Self.offlineError(name) }
             return try commitLocally()
         }
@@ -32,7 +32,7 @@ extension ObjectStore {
             try alongside?(db)
             return (before, try ObjectRow.fetch(db, collection: name, id: edit.objectID)?.localRev)
         }
-        let stop = try await flushForImmediateWrite()
+        let stop = try await engine.flushForImmediateWrite()
         let (row, entries) = try read("reading \(name)/\(edit.objectID)") { db in
             (try ObjectRow.fetch(db, collection: name, id: edit.objectID),
              try QueueTable.entries(db, collection: name, id: edit.objectID))
@@ -115,32 +115,18 @@ struct ObjectSnapshot: Sendable {
     let collection: String
     let id: String
     let row: ObjectRow?
+    /// The object's entries, with what each was sent with.
     let entries: [QueueEntry]
-    /// Each entry's sent revision and payload, which `QueueEntry` does not carry.
-    let sent: [Int64: (rev: Int64?, data: String?)]
 
     static func take(_ db: Database, collection: String, id: String) throws -> ObjectSnapshot {
-        let entries = try QueueTable.entries(db, collection: collection, id: id)
-        var sent: [Int64: (rev: Int64?, data: String?)] = [:]
-        for e in entries {
-            let row = try Row.fetchOne(db, sql: "SELECT sent_rev, sent_data FROM queue WHERE seq = ?", arguments: [e.seq])
-            sent[e.seq] = (row?["sent_rev"], row?["sent_data"])
-        }
-        return ObjectSnapshot(collection: collection, id: id, row: try ObjectRow.fetch(db, collection: collection, id: id),
-                              entries: entries, sent: sent)
+        ObjectSnapshot(collection: collection, id: id, row: try ObjectRow.fetch(db, collection: collection, id: id),
+                       entries: try QueueTable.entries(db, collection: collection, id: id))
     }
 
     func restore(_ db: Database) throws {
-        try db.execute(sql: "DELETE FROM objects WHERE collection = ? AND id = ?", arguments: [collection, id])
+        try ObjectRow(collection: collection, id: id).delete(db)
         try QueueTable.removeAll(db, collection: collection, id: id)
         try row?.save(db)
-        for e in entries {
-            try db.execute(sql: """
-                INSERT INTO queue(seq, collection, object_id, kind, base_version, idempotency_key, attempts, last_error,
-                status, response_body, state, sent_rev, sent_data, created_at, not_before) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)
-                """, arguments: [e.seq, e.collection, e.objectID, e.kind.rawValue, e.baseVersion, e.idempotencyKey,
-                                 e.attempts, e.lastError, e.status, e.responseBody, e.state.rawValue, sent[e.seq]?.rev, sent[e.seq]?.data,
-                                 e.createdAt.timeIntervalSince1970, e.notBefore?.timeIntervalSince1970])
-        }
+        try QueueTable.restore(entries, in: db)
     }
 }

@@ -30,7 +30,7 @@ public struct SyncReport: Sendable, Hashable, Codable {
     public init() {}
 
     /// Counts a conflict's settlement (identical copies are no conflict).
-    mutating func count(_ settlement: ObjectStore.Settlement) {
+    mutating func count(_ settlement: SyncEngine.Settlement) {
         switch settlement {
         case .identical: break
         case .resolved: conflictsDetected += 1; conflictsResolved += 1

@@ -163,12 +163,12 @@ struct RESTCreateMergeTests {
         let base: JSONValue = ["id": "7", "a": 1, "b": 1]
         let temporary: JSONValue = ["id": "7", "a": 2, "b": 1, "c": 3]
         let pulled: JSONValue = ["id": "7", "a": 9, "b": 5]
-        #expect(ObjectStore.mergedCopy(base: base, temporary: temporary, pulled: pulled, temporaryIsLater: true)
+        #expect(SyncEngine.mergedCopy(base: base, temporary: temporary, pulled: pulled, temporaryIsLater: true)
                 == ["id": "7", "a": 2, "b": 5, "c": 3])
-        #expect(ObjectStore.mergedCopy(base: base, temporary: temporary, pulled: pulled, temporaryIsLater: false)
+        #expect(SyncEngine.mergedCopy(base: base, temporary: temporary, pulled: pulled, temporaryIsLater: false)
                 == ["id": "7", "a": 9, "b": 5, "c": 3])
-        #expect(ObjectStore.mergedCopy(base: base, temporary: nil, pulled: pulled, temporaryIsLater: true) == nil,
+        #expect(SyncEngine.mergedCopy(base: base, temporary: nil, pulled: pulled, temporaryIsLater: true) == nil,
                 "a later delete deletes")
-        #expect(ObjectStore.mergedCopy(base: base, temporary: nil, pulled: pulled, temporaryIsLater: false) == pulled)
+        #expect(SyncEngine.mergedCopy(base: base, temporary: nil, pulled: pulled, temporaryIsLater: false) == pulled)
     }
 }

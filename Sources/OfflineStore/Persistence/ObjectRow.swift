@@ -137,4 +137,40 @@ struct ObjectRow: Sendable {
     func delete(_ db: Database) throws {
         try db.execute(sql: "DELETE FROM objects WHERE collection = ? AND id = ?", arguments: [collection, id])
     }
+
+    /// The conflicted objects, optionally of one collection, by collection and id.
+    static func conflicted(_ db: Database, in collection: String?) throws -> [ObjectRow] {
+        var sql = "SELECT \(columns) FROM objects WHERE state = 'conflicted'"
+        var arguments: StatementArguments = []
+        if let collection { sql += " AND collection = ?"; arguments += [collection] }
+        sql += " ORDER BY collection, id"
+        return try Row.fetchAll(db, sql: sql, arguments: arguments).map(ObjectRow.init(row:))
+    }
+
+    // MARK: - Whole collections
+
+    /// Removes a collection's server knowledge (and, unless kept, its unsent edits).
+    static func dropCollection(_ db: Database, _ name: String, keepingPendingEdits: Bool) throws {
+        if keepingPendingEdits {
+            try db.execute(sql: """
+                DELETE FROM objects WHERE collection = ? AND state = 'synced' AND dirty = 0
+                AND NOT EXISTS (SELECT 1 FROM queue WHERE queue.collection = objects.collection AND queue.object_id = objects.id)
+                """, arguments: [name])
+        } else {
+            try db.execute(sql: "DELETE FROM objects WHERE collection = ?", arguments: [name])
+            try db.execute(sql: "DELETE FROM queue WHERE collection = ?", arguments: [name])
+        }
+        try CollectionsTable.setCursor(nil, of: name, in: db)
+    }
+
+    /// Deletes every object of every collection.
+    static func deleteAll(_ db: Database) throws {
+        try db.execute(sql: "DELETE FROM objects")
+    }
+
+    /// How many objects of a collection the server had (they hold a server version).
+    static func countSynced(_ db: Database, in collection: String) throws -> Int {
+        try Int.fetchOne(db, sql: "SELECT count(*) FROM objects WHERE collection = ? AND server_version IS NOT NULL",
+                         arguments: [collection]) ?? 0
+    }
 }

@@ -1,30 +1,13 @@
 import GRDB
 
-extension ObjectStore {
+extension LocalStore {
     /// How many eviction candidates one query reads; the size is measured after each removal.
     static let evictionBatch = 64
-
-    /// Removes least recently used objects that are evictable until the store's pages in use
-    /// fit in `bytes`, or nothing evictable is left; returns how many objects were removed.
-    ///
-    /// Evictable means: synced with the server (no local edit, no queue entry, not
-    /// conflicted or failed), not pinned, and in a collection that syncs (local-only
-    /// collections hold the only copy). Use is recorded by `fetch`, `search` and
-    /// ``ObjectCollection/touch(_:)``; objects never used go first. An evicted object
-    /// comes back with a fetch from the server (the refresh cursor does not move back).
-    ///
-    /// - Throws: ``OfflineStoreError`` for a storage failure; nothing is removed then.
-    @discardableResult
-    public func evict(toFit bytes: Int64) throws -> Int {
-        let evicted = try write("evicting unused objects") { db in try evictUnused(db, toFit: bytes, protecting: .none) }
-        try sweepBlobs()
-        return evicted
-    }
 
     /// Evicts in the current transaction; see ``evict(toFit:)``.
     @discardableResult
     func evictUnused(_ db: Database, toFit bytes: Int64, protecting guarded: EvictionGuard) throws -> Int {
-        let localOnly = collections().filter(\.isLocalOnly).map(\.name)
+        let localOnly = collections.all.filter(\.isLocalOnly).map(\.name)
         let placeholders = localOnly.map { _ in "?" }.joined(separator: ",")
         let sql = """
             SELECT o.collection, o.id FROM objects o
@@ -47,7 +30,7 @@ extension ObjectStore {
             for object in batch where try StoreSize.used(db) > bytes {
                 try db.execute(sql: "DELETE FROM objects WHERE collection = ? AND id = ?", arguments: [object.collection, object.id])
                 try db.execute(sql: "DELETE FROM object_usage WHERE collection = ? AND id = ?", arguments: [object.collection, object.id])
-                try forgetBlobs(db, collection: object.collection, id: object.id)
+                try BlobTable.forget(db, collection: object.collection, id: object.id)
                 evicted += 1
             }
         }

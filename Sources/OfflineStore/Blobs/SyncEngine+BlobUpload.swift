@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 
-extension ObjectStore {
+extension SyncEngine {
     /// Uploads the pending blobs of objects that exist on the server (their create was
     /// applied), after the queue was pushed, then sweeps unreferenced blob files; called at
     /// the end of a flush, under its lock.
@@ -13,22 +13,12 @@ extension ObjectStore {
     /// - Returns: the error that stopped the uploads, if any.
     func uploadPendingBlobs(report: inout SyncReport) async throws -> OfflineStoreError? {
         defer {
-            _ = try? sweepBlobs()  // files of objects this flush deleted
-            report.blobsWaiting = (try? countWaitingBlobs()) ?? report.blobsWaiting
+            _ = try? local.sweepBlobs()  // files of objects this flush deleted
+            report.blobsWaiting = (try? local.countWaitingBlobs()) ?? report.blobsWaiting
         }
-        let candidates = try read("reading pending blobs") { db in
-            try Row.fetchAll(db, sql: """
-                SELECT \(BlobRow.columns.split(separator: ",").map { "b." + $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", ")),
-                       o.server_version
-                FROM blobs b JOIN objects o ON o.collection = b.collection AND o.id = b.object_id
-                WHERE b.state = 'pending' AND o.server_version IS NOT NULL AND o.persistent IS NOT NULL
-                  AND NOT EXISTS (SELECT 1 FROM queue q WHERE q.collection = b.collection AND q.object_id = b.object_id
-                                  AND (q.kind = 'create' OR q.kind = 'delete'))
-                ORDER BY b.collection, b.object_id, b.field
-                """).map { (try BlobRow(row: $0), $0["server_version"] as String?) }
-        }
+        let candidates = try read("reading pending blobs") { db in try BlobTable.uploadCandidates(db) }
         let live = candidates.filter { candidate in
-            (try? descriptor(of: candidate.0.collection)).map { !$0.isLocalOnly } ?? false
+            (try? descriptor(of: candidate.blob.collection)).map { !$0.isLocalOnly } ?? false
         }
         guard !live.isEmpty else { return nil }
         guard let backend = backend as? any BlobBackend else {
@@ -39,7 +29,7 @@ extension ObjectStore {
             if let cancelled = SyncCancellation.check("the flush") { return cancelled }
             guard let file = blob.file else { continue }
             let upload = BlobUpload(collection: blob.collection, id: blob.objectID, field: blob.field,
-                                    file: blobFiles.url(file), reference: blob.reference, baseVersion: version)
+                                    file: local.blobFiles.url(file), reference: blob.reference, baseVersion: version)
             let outcome: BlobUploadOutcome
             do {
                 outcome = try await backend.uploadBlob(upload)
@@ -52,10 +42,7 @@ extension ObjectStore {
             switch outcome {
             case .stored(let record):
                 try write("recording the upload of \(blob.collection)/\(blob.objectID)") { db in
-                    try db.execute(sql: """
-                        UPDATE blobs SET state = 'synced', attempts = attempts + 1, last_error = NULL, status = NULL
-                        WHERE collection = ? AND object_id = ? AND field = ? AND blob_id = ?
-                        """, arguments: [blob.collection, blob.objectID, blob.field, blob.reference.id])
+                    try BlobTable.recordAttempt(blob, state: .synced, error: nil, status: nil, in: db)
                     if let record { try adoptUploadedRecord(record, of: blob, metadata: backend.blobMetadataFields, in: db) }
                 }
                 report.blobsUploaded += 1
@@ -69,19 +56,9 @@ extension ObjectStore {
         return nil
     }
 
-    /// Blob uploads still to do or refused, store-wide.
-    func countWaitingBlobs() throws -> Int {
-        try read("counting pending blobs") { db in
-            try Int.fetchOne(db, sql: "SELECT count(*) FROM blobs WHERE state != 'synced'") ?? 0
-        }
-    }
-
     private func recordBlobAttempt(_ blob: BlobRow, state: BlobRow.State, error: String, status: Int?) throws {
         try write("recording a blob upload attempt") { db in
-            try db.execute(sql: """
-                UPDATE blobs SET state = ?, attempts = attempts + 1, last_error = ?, status = ?
-                WHERE collection = ? AND object_id = ? AND field = ? AND blob_id = ?
-                """, arguments: [state.rawValue, error, status, blob.collection, blob.objectID, blob.field, blob.reference.id])
+            try BlobTable.recordAttempt(blob, state: state, error: error, status: status, in: db)
         }
     }
 

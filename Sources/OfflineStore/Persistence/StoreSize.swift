@@ -26,7 +26,7 @@ struct EvictionGuard: Sendable {
     static let none = EvictionGuard(collection: "", ids: [])
 }
 
-extension ObjectStore {
+extension LocalStore {
     /// The size in use before a write, or nil when the store has no limit (nothing is measured).
     func sizeBeforeWrite(_ db: Database) throws -> Int64? {
         guard configuration.maxStoreSize != nil else { return nil }
@@ -49,13 +49,6 @@ extension ObjectStore {
         }
         throw OfflineStoreError(.storeFull, "the write would grow the store to \(after) bytes, over its limit of \(limit) "
             + "bytes; nothing was written (evict or delete objects, or raise maxStoreSize)")
-    }
-
-    /// The bytes the store's pages in use hold now (see `StoreSize`).
-    ///
-    /// - Throws: ``OfflineStoreError`` for a storage failure.
-    public func storeSize() throws -> Int64 {
-        try read("measuring the store") { db in try StoreSize.used(db) }
     }
 }
 

@@ -98,3 +98,10 @@ enum StoreSchema {
         return migrator
     }
 }
+
+extension StoreSchema {
+    /// How many schema objects the file holds; reading it proves the file is a database.
+    static func tableCount(_ db: Database) throws -> Int {
+        try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") ?? 0
+    }
+}

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 
-extension ObjectStore {
+extension SyncEngine {
     /// How many objects one eager-download query reads.
     static let blobDownloadBatch = 50
 
@@ -11,11 +11,11 @@ extension ObjectStore {
     /// - Throws: ``OfflineStoreError``: `configuration` (backend without blobs), `notFound`
     ///   (not on the server yet), `badResponse` (bytes that do not match), network errors.
     func downloadBlob(collection: String, id: String, field: String, reference: BlobReference, record: JSONValue) async throws -> URL {
-        guard let backend = backend as? any BlobBackend else {
+        guard let backend = self.backend as? any BlobBackend else {
             throw OfflineStoreError(.configuration, "the store's backend cannot download blobs")
         }
         if isForcedOffline { throw OfflineStoreError(.offline, "the store is set offline") }
-        let files = blobFiles
+        let files = local.blobFiles
         try files.ensureDirectory()
         let name = files.reserve()
         defer { files.release(name) }
@@ -54,27 +54,20 @@ extension ObjectStore {
     func downloadEagerBlobs(_ result: (SyncReport, OfflineStoreError?), collections targets: [CollectionDescriptor])
         async throws -> (SyncReport, OfflineStoreError?) {
         var (report, stop) = result
-        defer { _ = try? sweepBlobs() }
+        defer { _ = try? local.sweepBlobs() }
         guard stop == nil else { return (report, stop) }
         for collection in targets where !collection.isLocalOnly {
             for field in collection.blobFields where field.download == .eager {
                 var after = ""
                 while true {
                     let batch = try read("finding blobs to download") { db in
-                        try Row.fetchAll(db, sql: """
-                            SELECT o.id, o.persistent FROM objects o
-                            WHERE o.collection = ? AND o.id > ?
-                              AND json_extract(o.persistent, '$.' || ? || '.blob') IS NOT NULL
-                              AND NOT EXISTS (SELECT 1 FROM blobs b WHERE b.collection = o.collection AND b.object_id = o.id
-                                              AND b.field = ? AND b.blob_id = json_extract(o.persistent, '$.' || ? || '.blob'))
-                            ORDER BY o.id LIMIT ?
-                            """, arguments: [collection.name, after, field.name, field.name, field.name, Self.blobDownloadBatch])
+                        try BlobTable.missingDownloads(db, collection: collection.name, field: field.name, after: after,
+                                                       limit: Self.blobDownloadBatch)
                     }
                     guard let last = batch.last else { break }
-                    after = last["id"]
-                    for row in batch {
-                        let id: String = row["id"]
-                        guard let text: String = row["persistent"], let record = try? JSONValue(parsing: text),
+                    after = last.id
+                    for (id, persistent) in batch {
+                        guard let text = persistent, let record = try? JSONValue(parsing: text),
                               let reference = BlobReference(json: record[field.name]) else { continue }
                         do {
                             _ = try await downloadBlob(collection: collection.name, id: id, field: field.name,

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 
-extension ObjectStore {
+extension SyncEngine {
     /// Folds an object created under a temporary id into the row a refresh pulled under the
     /// server's id, when that row was edited here before the create's answer arrived (the
     /// answer was lost, a refresh brought the record in, and the app edited that copy).

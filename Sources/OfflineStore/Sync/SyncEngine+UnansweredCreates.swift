@@ -9,19 +9,16 @@ struct UnansweredCreate {
     let sentRev: Int64
 
     /// The unanswered creates of a collection whose ids the server assigns (none elsewhere).
-    static func all(in collection: String, backend: (any Backend)?, db: Database) throws -> [UnansweredCreate] {
-        guard backend?.assignsIDs(in: collection) == true else { return [] }
-        return try Row.fetchAll(db, sql: """
-            SELECT seq, sent_data, sent_rev FROM queue
-            WHERE collection = ? AND kind = 'create' AND attempts > 0 AND state != 'failed' AND sent_data IS NOT NULL
-            ORDER BY seq
-            """, arguments: [collection]).map { row in
-            UnansweredCreate(seq: row["seq"], sent: try JSONValue(parsing: row["sent_data"] as String), sentRev: row["sent_rev"] ?? 0)
+    static func all(in collection: String, backend: any Backend, db: Database) throws -> [UnansweredCreate] {
+        guard backend.assignsIDs(in: collection) else { return [] }
+        return try QueueTable.unansweredCreates(db, collection: collection).compactMap { entry in
+            guard let text = entry.sentData else { return nil }
+            return UnansweredCreate(seq: entry.seq, sent: try JSONValue(parsing: text), sentRev: entry.sentRev ?? 0)
         }
     }
 }
 
-extension ObjectStore {
+extension SyncEngine {
     /// Applies a pulled record of an id this store does not know as the answer to one of our
     /// unanswered creates when it holds every field that create sent: the record is what the
     /// create made (the answer was lost), so the object is re-keyed to it, as the resent
@@ -31,19 +28,20 @@ extension ObjectStore {
     /// `unanswered`). Limit: another client's record with the very same fields, created while
     /// our answer was lost, is taken for ours (one record then stands for both).
     func adoptAsCreateAnswer(_ change: RemoteChange, unanswered: inout [UnansweredCreate],
-                             collection: CollectionDescriptor, report: inout SyncReport, in db: Database) throws -> Bool {
+                             collection: CollectionDescriptor, report: inout SyncReport, notices: inout AppNotices,
+                             in db: Database) throws -> Bool {
         guard let record = change.record, !unanswered.isEmpty,
               let index = unanswered.firstIndex(where: { Self.record(record, holds: $0.sent) }),
               try ObjectRow.fetch(db, collection: collection.name, id: change.id) == nil else { return false }
         let create = unanswered.remove(at: index)
-        guard let entry = try QueueTable.fetch(db, where: "seq = ?", arguments: [create.seq]).first else { return false }
+        guard let entry = try QueueTable.entry(db, seq: create.seq) else { return false }
         var operation = PushOperation(id: entry.objectID, kind: .create, data: create.sent, baseVersion: nil,
                                       idempotencyKey: entry.idempotencyKey)
         operation.isResend = true
         let sent = SentEntry(entry: entry, operation: operation, sentRev: create.sentRev)
         var pushed = SyncReport()
         _ = try applyPushOutcome(.applied(record: record, version: change.version), of: sent,
-                                 policy: collection.conflictPolicy, report: &pushed, in: db)
+                                 policy: collection.conflictPolicy, report: &pushed, notices: &notices, in: db)
         report.pulled += 1
         return true
     }

@@ -1,51 +1,43 @@
 import Foundation
 import GRDB
 
-extension ObjectStore {
-    /// Applies the server's answer to one sent entry, inside the caller's transaction.
-    /// Returns an error when the answer says to stop the flush (retry later).
+extension SyncEngine {
+    /// Applies the server's answer to one sent entry, inside the caller's transaction, as
+    /// ``PushAnswer`` decides. Returns an error when the answer says to stop the flush (retry later).
     func applyPushOutcome(_ outcome: PushOutcome, of sent: SentEntry, policy: ConflictPolicy,
-                          report: inout SyncReport, in db: Database) throws -> OfflineStoreError? {
+                          report: inout SyncReport, notices: inout AppNotices, in db: Database) throws -> OfflineStoreError? {
         let entry = sent.entry
         guard var row = try ObjectRow.fetch(db, collection: entry.collection, id: entry.objectID) else {
             try QueueTable.remove(db, seq: entry.seq)
             return nil
         }
-        switch outcome {
+        let answer = PushAnswer.decide(outcome, sent: sent.operation.data)
+        if answer.isPushed { report.pushed += 1 }
+        switch answer {
         case .applied(let record, let version):
             if let sent = try rekeyIfServerAssigned(record, sent: sent, row: &row, in: db) {
                 try applied(record: record, version: version, sent: sent, row: &row, db: db)
             }
-            report.pushed += 1
-        case .createdThenDeleted(let record, let version):
-            report.pushed += 1
+        case .appliedThenDeleted(let record, let version):
             // Merged into a pulled copy: that copy meets the deletion with its own writes.
             guard let sent = try rekeyIfServerAssigned(record, sent: sent, row: &row, in: db) else { break }
             try applied(record: record, version: version, sent: sent, row: &row, db: db)
-            try applyServerDeletion(of: sent.entry, version: version, policy: policy, report: &report, in: db)
+            try applyServerDeletion(of: sent.entry, version: version, policy: policy, report: &report, notices: &notices, in: db)
         case .conflict(let server, let version):
-            // A retried write the server already applied comes back as a conflict whose
-            // server copy is what we sent: it was our own write.
-            if server == sent.operation.data {
-                try applied(record: server, version: version, sent: sent, row: &row, db: db)
-                report.pushed += 1
-                return nil
-            }
-            try db.execute(sql: "UPDATE queue SET state = 'pending' WHERE seq = ?", arguments: [entry.seq])
+            try QueueTable.requeue(entry.seq, in: db)
             row.persistent = server
             row.serverVersion = version
-            report.count(try settleConflict(db, row: row, policy: policy))
+            report.count(try settleConflict(db, row: row, policy: policy, notices: &notices))
         case .rejected(let status, let body):
-            try db.execute(sql: """
-                UPDATE queue SET state = 'failed', status = ?, response_body = ?, last_error = ? WHERE seq = ?
-                """, arguments: [status, body, "the server rejected the \(entry.kind.rawValue) (HTTP \(status))", entry.seq])
+            try QueueTable.reject(entry.seq, status: status, body: body,
+                                  message: "the server rejected the \(entry.kind.rawValue) (HTTP \(status))", in: db)
             row.state = .failed
             try row.save(db)
-            try handleRejection(of: entry.seq, in: db)
+            notices.rejected.append(entry.seq)
         case .retry(let status, let message, let retryAfter):
             let error = OfflineStoreError(.server, message, status: status, retryAfter: retryAfter)
             let wait = retryAfter ?? RetryBackoff.delay(afterAttempt: entry.attempts + 1)
-            try InFlight.release(entry.seq, error: error, notBefore: configuration.now().addingTimeInterval(wait.timeInterval), in: db)
+            try QueueTable.release(entry.seq, error: error, notBefore: configuration.now().addingTimeInterval(wait.timeInterval), in: db)
             return error
         }
         return nil
@@ -55,7 +47,7 @@ extension ObjectStore {
     /// object goes when nothing local is pending, else the collection's policy settles the
     /// conflict between the local edit and the deletion.
     private func applyServerDeletion(of entry: QueueEntry, version: String?, policy: ConflictPolicy,
-                                     report: inout SyncReport, in db: Database) throws {
+                                     report: inout SyncReport, notices: inout AppNotices, in db: Database) throws {
         guard var row = try ObjectRow.fetch(db, collection: entry.collection, id: entry.objectID) else { return }
         row.persistent = nil
         row.serverVersion = version
@@ -67,7 +59,7 @@ extension ObjectStore {
             try row.save(db)  // deleted here too: the queued delete meets a 404, which is success
             return
         }
-        report.count(try settleConflict(db, row: row, policy: policy))
+        report.count(try settleConflict(db, row: row, policy: policy, notices: &notices))
     }
 
     /// The server applied the entry: its answer becomes the persistent copy; a newer

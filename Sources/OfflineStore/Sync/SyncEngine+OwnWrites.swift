@@ -1,6 +1,6 @@
 import GRDB
 
-extension ObjectStore {
+extension SyncEngine {
     /// Recognises an incoming change as the answer to the object's first queue entry, and
     /// applies it as that entry's push answer. Returns false (nothing changed) otherwise.
     ///
@@ -19,18 +19,17 @@ extension ObjectStore {
     func applyAsOwnWrite(_ record: JSONValue?, version: String?, row: inout ObjectRow, in db: Database) throws -> Bool {
         guard let first = try QueueTable.entries(db, collection: row.collection, id: row.id).first,
               first.state != .failed else { return false }
-        let sent = try Row.fetchOne(db, sql: "SELECT sent_rev, sent_data FROM queue WHERE seq = ?", arguments: [first.seq])
         switch first.kind {
         case .delete:
             guard record == nil else { return false }
         case .create, .update:
-            guard first.attempts > 0, let text = sent?["sent_data"] as String?,
+            guard first.attempts > 0, let text = first.sentData,
                   let record, try JSONValue(parsing: text) == record else { return false }
         }
         let operation = PushOperation(id: row.id, kind: first.kind, data: record, baseVersion: first.baseVersion,
                                       idempotencyKey: first.idempotencyKey)
         // A delete never sent is the object's last edit (a later create would have coalesced with it).
-        let sentRev: Int64 = sent?["sent_rev"] ?? row.localRev
+        let sentRev = first.sentRev ?? row.localRev
         // After a delete the object has no server copy, so no server version (as for a DELETE answered 404):
         // a create queued after it stays a create.
         let entry = SentEntry(entry: first, operation: operation, sentRev: sentRev)

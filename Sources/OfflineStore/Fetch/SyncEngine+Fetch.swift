@@ -1,11 +1,8 @@
 import GRDB
 
-extension ObjectStore {
+extension SyncEngine {
     /// The backend, or `offline` when the store has none or was forced offline.
     func reachableBackend(for collection: String) throws -> any Backend {
-        guard let backend else {
-            throw OfflineStoreError(.offline, "the store has no backend to fetch \(collection) from")
-        }
         if isForcedOffline { throw OfflineStoreError(.offline, "the store is set offline") }
         return backend
     }
@@ -16,19 +13,22 @@ extension ObjectStore {
     /// - Returns: the ids whose stored copy changed.
     /// - Throws: ``OfflineStoreError/Code/storeFull`` (nothing applied) or a storage error.
     func applyFetched(_ changes: [RemoteChange], to collection: CollectionDescriptor) throws -> (changed: [String], report: SyncReport) {
-        try write("applying fetched objects of \(collection.name)") { db in
-            let sizeBefore = try sizeBeforeWrite(db)
+        var notices = AppNotices()
+        var (changed, report) = try write("applying fetched objects of \(collection.name)") { db in
+            let sizeBefore = try local.sizeBeforeWrite(db)
             var report = SyncReport()
             var changed: [String] = []
             for change in changes {
                 let pulled = report.pulled
-                try applyRemoteChange(change, to: collection, report: &report, in: db)
+                try applyRemoteChange(change, to: collection, report: &report, notices: &notices, in: db)
                 if report.pulled > pulled { changed.append(change.id) }
             }
-            try recordUse(db, collection: collection.name, ids: changes.map(\.id))
-            try enforceStoreSize(db, before: sizeBefore, protecting: EvictionGuard(changes[...], in: collection.name))
+            try local.recordUse(db, collection: collection.name, ids: changes.map(\.id))
+            try local.enforceStoreSize(db, before: sizeBefore, protecting: EvictionGuard(changes[...], in: collection.name))
             return (changed, report)
         }
+        try deliver(notices, report: &report)
+        return (changed, report)
     }
 
     /// Fetches one object from the server and applies it; a synced object the server no

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 
-extension ObjectStore {
+extension SyncEngine {
     /// Moves an object created under a temporary id to the id the server assigned, when a
     /// create's answer names another id; runs inside the caller's transaction, so the move,
     /// the rewritten references and the applied answer commit together or not at all.
@@ -22,7 +22,7 @@ extension ObjectStore {
         let entry = sent.entry
         guard entry.kind == .create, let newID = record?["id"]?.stringValue, newID != entry.objectID else { return sent }
         let collection = entry.collection
-        guard backend?.assignsIDs(in: collection) == true else {
+        guard backend.assignsIDs(in: collection) else {
             // The client owns ids here: an answer naming another object must not move ours.
             throw OfflineStoreError(.badResponse,
                                     "the server answered the create of \(collection)/\(entry.objectID) with another id; the entry stays queued")
@@ -37,7 +37,7 @@ extension ObjectStore {
             }
             try existing.delete(db)
         }
-        try db.execute(sql: "UPDATE objects SET id = ? WHERE collection = ? AND id = ?", arguments: [newID, collection, oldID])
+        try KeyedRows.renameObject(db, collection: collection, from: oldID, to: newID)
         row.id = newID
         row.local = row.local.map { Rekey.replacing(field: "id", oldID, with: newID, in: $0) }
         row.base = row.base.map { Rekey.replacing(field: "id", oldID, with: newID, in: $0) }
@@ -48,7 +48,7 @@ extension ObjectStore {
             seq: entry.seq, collection: collection, objectID: newID, kind: entry.kind, baseVersion: entry.baseVersion,
             idempotencyKey: entry.idempotencyKey, attempts: entry.attempts, lastError: entry.lastError,
             status: entry.status, responseBody: entry.responseBody, state: entry.state, createdAt: entry.createdAt,
-            notBefore: entry.notBefore)
+            notBefore: entry.notBefore, sentRev: entry.sentRev, sentData: entry.sentData)
         var operation = sent.operation
         operation.id = newID
         return SentEntry(entry: moved, operation: operation, sentRev: sent.sentRev)
@@ -61,38 +61,18 @@ extension ObjectStore {
     /// moved object's rows they clash with are dropped.
     func moveKeyedRows(of collection: String, from oldID: String, to newID: String, replacingTarget: Bool,
                        in db: Database) throws {
-        try db.execute(sql: "UPDATE queue SET object_id = ? WHERE collection = ? AND object_id = ?",
-                       arguments: [newID, collection, oldID])
+        try QueueTable.moveObject(db, collection: collection, from: oldID, to: newID)
         try Rekey.rewritePayloads(db, collection: collection, objectID: newID, field: "id", from: oldID, to: newID)
-        for (table, column) in [("object_usage", "id"), ("blobs", "object_id")] {
-            if replacingTarget {
-                try db.execute(sql: "DELETE FROM \(table) WHERE collection = ? AND \(column) = ?", arguments: [collection, newID])
-            }
-            try db.execute(sql: "UPDATE OR IGNORE \(table) SET \(column) = ? WHERE collection = ? AND \(column) = ?",
-                           arguments: [newID, collection, oldID])
-            try db.execute(sql: "DELETE FROM \(table) WHERE collection = ? AND \(column) = ?", arguments: [collection, oldID])
-        }
+        try KeyedRows.moveUsageAndBlobs(db, collection: collection, from: oldID, to: newID, replacingTarget: replacingTarget)
         for (referencing, field) in referencingFields(of: collection) {
             try Rekey.rewriteReferences(db, collection: referencing, field: field, from: oldID, to: newID)
         }
-        try db.execute(sql: "INSERT OR REPLACE INTO id_aliases(collection, temporary_id, server_id) VALUES (?, ?, ?)",
-                       arguments: [collection, oldID, newID])
-    }
-
-    /// The id the server assigned to an object created under `id`, or `id` itself when it was never re-keyed.
-    ///
-    /// - Throws: storage errors (``OfflineStoreError``).
-    public func serverID(for id: String, in collection: String) throws -> String {
-        try read("reading id aliases") { db in
-            try String.fetchOne(db, sql: "SELECT server_id FROM id_aliases WHERE collection = ? AND temporary_id = ?",
-                                arguments: [collection, id]) ?? id
-        }
+        try KeyedRows.recordAlias(db, collection: collection, temporaryID: oldID, serverID: newID)
     }
 
     /// Every (collection, field) whose association points at `target`, over the registered collections.
     func referencingFields(of target: String) -> [(collection: String, field: String)] {
-        guard let backend else { return [] }
-        return descriptors.withLock { Array($0.keys) }.sorted().flatMap { name in
+        collections.names.flatMap { name in
             backend.associations(of: name).filter { $0.value == target }.keys.sorted().map { (name, $0) }
         }
     }
@@ -110,11 +90,7 @@ enum Rekey {
     /// Points `field` of every object of `collection` that holds `old` at `new`: all copies and queued payloads.
     static func rewriteReferences(_ db: Database, collection: String, field: String, from old: String, to new: String) throws {
         // The temporary id is a UUID: a substring test finds the candidates, the JSON check decides.
-        let rows = try Row.fetchAll(db, sql: """
-            SELECT \(ObjectRow.columns) FROM objects WHERE collection = ?
-            AND (instr(local, ?) > 0 OR instr(persistent, ?) > 0 OR instr(base, ?) > 0)
-            """, arguments: [collection, old, old, old]).map(ObjectRow.init(row:))
-        for var row in rows {
+        for var row in try KeyedRows.objects(db, in: collection, containing: old) {
             let before = (row.local, row.base, row.persistent)
             row.local = row.local.map { replacing(field: field, old, with: new, in: $0) }
             row.base = row.base.map { replacing(field: field, old, with: new, in: $0) }
@@ -128,16 +104,12 @@ enum Rekey {
     /// Rewrites `field` in the stored payloads (`sent_data`) of an object's queue entries.
     static func rewritePayloads(_ db: Database, collection: String, objectID: String, field: String,
                                 from old: String, to new: String) throws {
-        let payloads = try Row.fetchAll(db, sql: """
-            SELECT seq, sent_data FROM queue WHERE collection = ? AND object_id = ? AND sent_data IS NOT NULL
-            """, arguments: [collection, objectID])
-        for payload in payloads {
-            let text: String = payload["sent_data"]
+        for entry in try QueueTable.entries(db, collection: collection, id: objectID) {
+            guard let text = entry.sentData else { continue }
             let value = try JSONValue(parsing: text)
             let rewritten = replacing(field: field, old, with: new, in: value)
             guard rewritten != value else { continue }
-            try db.execute(sql: "UPDATE queue SET sent_data = ? WHERE seq = ?",
-                           arguments: [rewritten.serialized(), payload["seq"] as Int64])
+            try QueueTable.setSentData(db, seq: entry.seq, text: rewritten.serialized())
         }
     }
 }

@@ -1,0 +1,81 @@
+import Foundation
+import GRDB
+
+/// Reads and writes of the `collections` table: each registered collection's definition
+/// and its pull cursor. Every function but ``load(into:from:)`` runs inside the caller's transaction.
+enum CollectionsTable {
+    /// Reads every stored definition into `registry`.
+    ///
+    /// - Throws: ``OfflineStoreError/Code/corrupted`` for a definition that cannot be read.
+    static func load(into registry: CollectionRegistry, from local: LocalStore) throws {
+        let rows = try local.read("loading collections") { db in
+            try Row.fetchAll(db, sql: "SELECT name, descriptor FROM collections")
+        }
+        var loaded: [String: CollectionDescriptor] = [:]
+        for row in rows {
+            let name: String = row["name"]
+            let text: String = row["descriptor"]
+            guard let stored = try? JSONDecoder().decode(StoredDescriptor.self, from: Data(text.utf8)) else {
+                throw OfflineStoreError(.corrupted, "the definition of collection '\(name)' cannot be read")
+            }
+            loaded[name] = stored.descriptor(named: name)
+        }
+        registry.replaceAll(loaded)
+    }
+
+    /// Stores a collection's definition; an existing one must have the same fields.
+    ///
+    /// - Throws: ``OfflineStoreError/Code/collectionExists`` when the stored fields differ.
+    static func save(_ descriptor: CollectionDescriptor, in db: Database, statements: WriterStatements) throws {
+        let stored = StoredDescriptor(descriptor)
+        let text = try String(decoding: JSONEncoder().encode(stored), as: UTF8.self)
+        if let existing = try String.fetchOne(db, sql: "SELECT descriptor FROM collections WHERE name = ?", arguments: [descriptor.name]) {
+            let old = try JSONDecoder().decode(StoredDescriptor.self, from: Data(existing.utf8))
+            if old.fields != stored.fields {
+                throw OfflineStoreError(.collectionExists, "collection \(descriptor.name) exists with other fields")
+            }
+            try db.execute(sql: "UPDATE collections SET descriptor = ? WHERE name = ?", arguments: [text, descriptor.name])
+        } else {
+            try db.execute(sql: "INSERT INTO collections(name, descriptor) VALUES (?, ?)", arguments: [descriptor.name, text])
+        }
+        for field in descriptor.fields ?? [] where field.isIndexed {
+            try db.execute(sql: FieldIndex.createSQL(for: field.name))
+            statements.removeAll()  // the schema changed: prepare them again, as GRDB does its cache
+        }
+    }
+
+    /// The stored pull cursor of a collection.
+    static func cursor(of collection: String, in db: Database) throws -> String? {
+        try String.fetchOne(db, sql: "SELECT cursor FROM collections WHERE name = ?", arguments: [collection])
+    }
+
+    /// Stores a collection's pull cursor (nil: the next refresh reads it whole).
+    static func setCursor(_ cursor: String?, of collection: String, in db: Database) throws {
+        try db.execute(sql: "UPDATE collections SET cursor = ? WHERE name = ?", arguments: [cursor, collection])
+    }
+
+    /// Forgets every collection's pull cursor.
+    static func clearCursors(in db: Database) throws {
+        try db.execute(sql: "UPDATE collections SET cursor = NULL")
+    }
+}
+
+/// Reads and writes of the `meta` table (the engine's bookkeeping and the app's metadata),
+/// inside the caller's transaction.
+enum MetaTable {
+    static func value(forKey key: String, in db: Database) throws -> String? {
+        try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [key])
+    }
+
+    static func setValue(_ value: String?, forKey key: String, in db: Database) throws {
+        if let value {
+            try db.execute(sql: "INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                           arguments: [key, value])
+        } else {
+            try db.execute(sql: "DELETE FROM meta WHERE key = ?", arguments: [key])
+        }
+    }
+
+    /// The key of the last completed sync time.
+    static let lastSyncKey = "lastSync"
+}

@@ -1,0 +1,232 @@
+import Foundation
+import GRDB
+
+/// Reads and writes of the `queue` table — the one owner of its SQL; every function runs
+/// inside the caller's transaction. State changes go through ``transition(_:seq:in:)`` and
+/// the functions named for a ``QueueTransition``, which touch only an entry in one of the
+/// transition's source states.
+enum QueueTable {
+    static let columns = """
+        seq, collection, object_id, kind, base_version, idempotency_key, attempts, last_error, \
+        status, response_body, state, created_at, not_before, sent_rev, sent_data
+        """
+
+    static func entry(_ row: Row) throws -> QueueEntry {
+        let kindName: String = row["kind"]
+        let stateName: String = row["state"]
+        guard let kind = QueueEntry.Kind(rawValue: kindName), let state = QueueEntry.State(rawValue: stateName) else {
+            throw OfflineStoreError(.corrupted, "queue entry \(row["seq"] as Int64) has an unknown kind or state")
+        }
+        let notBefore: Double? = row["not_before"]
+        return QueueEntry(
+            seq: row["seq"], collection: row["collection"], objectID: row["object_id"], kind: kind,
+            baseVersion: row["base_version"], idempotencyKey: row["idempotency_key"], attempts: row["attempts"],
+            lastError: row["last_error"], status: row["status"], responseBody: row["response_body"], state: state,
+            createdAt: Date(timeIntervalSince1970: row["created_at"]),
+            notBefore: notBefore.map { Date(timeIntervalSince1970: $0) },
+            sentRev: row["sent_rev"], sentData: row["sent_data"])
+    }
+
+    static func fetch(_ db: Database, where clause: String = "1", arguments: StatementArguments = []) throws -> [QueueEntry] {
+        try Row.fetchAll(db, sql: "SELECT \(columns) FROM queue WHERE \(clause) ORDER BY seq", arguments: arguments)
+            .map(entry)
+    }
+
+    static func entries(_ db: Database, collection: String, id: String) throws -> [QueueEntry] {
+        let statement = try db.cachedStatement(
+            sql: "SELECT \(columns) FROM queue WHERE collection = ? AND object_id = ? ORDER BY seq")
+        return try Row.fetchAll(statement, arguments: [collection, id]).map(entry)
+    }
+
+    static func latest(_ db: Database, collection: String, id: String) throws -> QueueEntry? {
+        let statement = try db.cachedStatement(
+            sql: "SELECT \(columns) FROM queue WHERE collection = ? AND object_id = ? ORDER BY seq DESC LIMIT 1")
+        return try Row.fetchOne(statement, arguments: [collection, id]).map(entry)
+    }
+
+    @discardableResult
+    static func append(_ db: Database, collection: String, id: String, kind: QueueEntry.Kind,
+                       baseVersion: String?, now: Date, on writer: WriterStatements? = nil) throws -> Int64 {
+        let statement = try HotStatement.write(db, .appendQueueEntry, on: writer)
+        try statement.bind(1, collection)
+        try statement.bind(2, id)
+        try statement.bind(3, kind.rawValue)
+        try statement.bind(4, baseVersion)
+        try statement.bind(5, UUID.random().lowercaseString)
+        try statement.bind(6, now.timeIntervalSince1970)
+        try statement.execute()
+        return db.lastInsertedRowID
+    }
+
+    static func setKind(_ db: Database, seq: Int64, kind: QueueEntry.Kind) throws {
+        try db.cachedStatement(sql: "UPDATE queue SET kind = ? WHERE seq = ?").execute(arguments: [kind.rawValue, seq])
+    }
+
+    static func remove(_ db: Database, seq: Int64) throws {
+        try db.cachedStatement(sql: "DELETE FROM queue WHERE seq = ?").execute(arguments: [seq])
+    }
+
+    static func removeAll(_ db: Database, collection: String, id: String) throws {
+        try db.execute(sql: "DELETE FROM queue WHERE collection = ? AND object_id = ?", arguments: [collection, id])
+    }
+
+    /// Points every later entry of the object at a new server version (after an earlier one was applied).
+    static func rebase(_ db: Database, collection: String, id: String, onto version: String?) throws {
+        try db.execute(sql: "UPDATE queue SET base_version = ? WHERE collection = ? AND object_id = ?",
+                       arguments: [version, collection, id])
+    }
+
+    // MARK: - Lifecycle (QueueTransition)
+
+    /// Marks an entry in flight with what it carries; false when it was not pending.
+    @discardableResult
+    static func send(_ seq: Int64, sentRev: Int64, sentData: String?, in db: Database) throws -> Bool {
+        try db.cachedStatement(sql: """
+            UPDATE queue SET state = 'in-flight', attempts = attempts + 1, sent_rev = ?, sent_data = ?
+            WHERE seq = ? AND \(QueueTransition.send.sourceCondition)
+            """).execute(arguments: [sentRev, sentData, seq])
+        return db.changesCount > 0
+    }
+
+    /// Puts an in-flight entry back to pending, keeping the error that stopped it.
+    static func release(_ seq: Int64, error: OfflineStoreError?, notBefore: Date?, in db: Database) throws {
+        try db.execute(sql: """
+            UPDATE queue SET state = 'pending', last_error = ?, status = ?, not_before = ?
+            WHERE seq = ? AND \(QueueTransition.release.sourceCondition)
+            """, arguments: [error?.description, error?.status, notBefore?.timeIntervalSince1970, seq])
+    }
+
+    /// A conflict answer: the entry waits again while the conflict is settled.
+    static func requeue(_ seq: Int64, in db: Database) throws {
+        try db.execute(sql: "UPDATE queue SET state = 'pending' WHERE seq = ? AND \(QueueTransition.requeue.sourceCondition)",
+                       arguments: [seq])
+    }
+
+    /// Every in-flight entry of an object back to pending (its conflict is kept for the app).
+    static func requeueAll(_ db: Database, collection: String, id: String) throws {
+        try db.execute(sql: """
+            UPDATE queue SET state = 'pending' WHERE collection = ? AND object_id = ? AND \(QueueTransition.requeue.sourceCondition)
+            """, arguments: [collection, id])
+    }
+
+    /// In-flight entries left by a crash go back to pending; they are resent with the
+    /// payload they were sent with, and the server's preconditions recognise a write that
+    /// was already applied.
+    static func recoverInFlight(_ db: Database) throws {
+        try db.execute(sql: "UPDATE queue SET state = 'pending' WHERE \(QueueTransition.recover.sourceCondition)")
+    }
+
+    /// The server rejected the entry.
+    static func reject(_ seq: Int64, status: Int, body: String?, message: String, in db: Database) throws {
+        try db.execute(sql: """
+            UPDATE queue SET state = 'failed', status = ?, response_body = ?, last_error = ?
+            WHERE seq = ? AND \(QueueTransition.reject.sourceCondition)
+            """, arguments: [status, body, message, seq])
+    }
+
+    /// A rejected entry is sent again, with the object's current local copy.
+    static func retry(_ seq: Int64, in db: Database) throws {
+        try db.execute(sql: """
+            UPDATE queue SET state = 'pending', sent_data = NULL, sent_rev = NULL, not_before = NULL
+            WHERE seq = ? AND \(QueueTransition.retry.sourceCondition)
+            """, arguments: [seq])
+    }
+
+    /// A settled conflict resends the local copy in the entry's place, as a new operation.
+    static func resend(_ seq: Int64, kind: QueueEntry.Kind, baseVersion: String?, in db: Database) throws {
+        try db.execute(sql: """
+            UPDATE queue SET kind = ?, base_version = ?, state = 'pending', last_error = NULL, status = NULL, sent_data = NULL,
+            response_body = NULL, attempts = 0, idempotency_key = ? WHERE seq = ? AND \(QueueTransition.resend.sourceCondition)
+            """, arguments: [kind.rawValue, baseVersion, UUID().uuidString.lowercased(), seq])
+    }
+
+    // MARK: - Reads for the flush and the refresh
+
+    /// What is left after a run: conflicted objects, failed entries, entries still to send, held-back entries.
+    static func leftCounts(_ db: Database) throws -> (conflicts: Int, failed: Int, pending: Int, heldBack: Int) {
+        (try Int.fetchOne(db, sql: "SELECT count(*) FROM objects WHERE state = 'conflicted'") ?? 0,
+         try Int.fetchOne(db, sql: "SELECT count(*) FROM queue WHERE state = 'failed'") ?? 0,
+         try Int.fetchOne(db, sql: "SELECT count(*) FROM queue WHERE state != 'failed'") ?? 0,
+         try heldBackCount(db))
+    }
+
+    /// Entries that are not failed themselves but wait behind a failed entry or a conflict of their object.
+    static let heldBackClause = """
+        state != 'failed' AND (EXISTS (SELECT 1 FROM queue f WHERE f.collection = queue.collection \
+        AND f.object_id = queue.object_id AND f.state = 'failed' AND f.seq < queue.seq) \
+        OR EXISTS (SELECT 1 FROM objects o WHERE o.collection = queue.collection AND o.id = queue.object_id \
+        AND o.state = 'conflicted'))
+        """
+
+    /// How many entries are held back, store-wide.
+    static func heldBackCount(_ db: Database) throws -> Int {
+        try Int.fetchOne(db, sql: "SELECT count(*) FROM queue WHERE \(heldBackClause)") ?? 0
+    }
+
+    /// The held-back entries in FIFO order.
+    static func heldBack(_ db: Database) throws -> [QueueEntry] {
+        try fetch(db, where: heldBackClause)
+    }
+
+    /// Pending entries of a collection that are not held back (the rest of a push's progress total).
+    static func waitingCount(_ db: Database, collection: String) throws -> Int {
+        try Int.fetchOne(db, sql: """
+            SELECT count(*) FROM queue WHERE collection = ? AND state = 'pending' AND NOT (\(heldBackClause))
+            """, arguments: [collection]) ?? 0
+    }
+
+    /// Entries whose retry delay has not come at `now`.
+    static func notDue(_ db: Database, at now: Date) throws -> [Int64] {
+        try Int64.fetchAll(db, sql: "SELECT seq FROM queue WHERE not_before > ?", arguments: [now.timeIntervalSince1970])
+    }
+
+    /// Records why a held entry waits (its `last_error`), so the queue shows it.
+    static func recordHold(_ seq: Int64, reason: String, in db: Database) throws {
+        try db.execute(sql: "UPDATE queue SET last_error = ? WHERE seq = ? AND last_error IS NOT ?", arguments: [reason, seq, reason])
+    }
+
+    /// Sent creates of a collection whose answer never came (for own-write recognition).
+    static func unansweredCreates(_ db: Database, collection: String) throws -> [QueueEntry] {
+        try fetch(db, where: "collection = ? AND kind = 'create' AND attempts > 0 AND state != 'failed' AND sent_data IS NOT NULL",
+                  arguments: [collection])
+    }
+
+    /// The entry with sequence number `seq`.
+    static func entry(_ db: Database, seq: Int64) throws -> QueueEntry? {
+        try fetch(db, where: "seq = ?", arguments: [seq]).first
+    }
+
+    // MARK: - Re-keying
+
+    /// Points an object's entries at its new id.
+    static func moveObject(_ db: Database, collection: String, from oldID: String, to newID: String) throws {
+        try db.execute(sql: "UPDATE queue SET object_id = ? WHERE collection = ? AND object_id = ?", arguments: [newID, collection, oldID])
+    }
+
+    /// Replaces the payload an entry was sent with.
+    static func setSentData(_ db: Database, seq: Int64, text: String) throws {
+        try db.execute(sql: "UPDATE queue SET sent_data = ? WHERE seq = ?", arguments: [text, seq])
+    }
+
+    /// Puts back entries exactly as they were (undoing an online-only edit).
+    static func restore(_ entries: [QueueEntry], in db: Database) throws {
+        for e in entries {
+            try db.execute(sql: """
+                INSERT INTO queue(seq, collection, object_id, kind, base_version, idempotency_key, attempts, last_error,
+                status, response_body, state, sent_rev, sent_data, created_at, not_before) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)
+                """, arguments: [e.seq, e.collection, e.objectID, e.kind.rawValue, e.baseVersion, e.idempotencyKey,
+                                 e.attempts, e.lastError, e.status, e.responseBody, e.state.rawValue, e.sentRev, e.sentData,
+                                 e.createdAt.timeIntervalSince1970, e.notBefore?.timeIntervalSince1970])
+        }
+    }
+
+    // MARK: - Counts and resets
+
+    /// How many entries the queue holds, optionally only those in one state.
+    static func count(_ db: Database, state: QueueEntry.State? = nil) throws -> Int {
+        if let state {
+            return try Int.fetchOne(db, sql: "SELECT count(*) FROM queue WHERE state = ?", arguments: [state.rawValue]) ?? 0
+        }
+        return try Int.fetchOne(db, sql: "SELECT count(*) FROM queue") ?? 0
+    }
+}

@@ -1,0 +1,54 @@
+/// What the server's answer to one sent entry means for the entry and its object (pure).
+///
+/// | answer | entry | object | the run |
+/// |---|---|---|---|
+/// | applied | removed | the answer becomes the persistent copy (re-keyed to a server id) | goes on |
+/// | created, then deleted | removed | as applied, then the deletion is met as a pulled tombstone | goes on |
+/// | conflict holding what we sent | removed | as applied: it was our own write, retried | goes on |
+/// | conflict | pending again | the server's copy is stored; the collection's policy settles | goes on |
+/// | rejected (4xx) | failed, with status and body | failed; the app is told | goes on |
+/// | retry (5xx, 429, …) | pending, not before the server's wait or the backoff | unchanged | stops |
+enum PushAnswer: Equatable, Sendable {
+    case applied(record: JSONValue?, version: String?)
+    case appliedThenDeleted(record: JSONValue?, version: String?)
+    case conflict(server: JSONValue?, version: String?)
+    case rejected(status: Int, body: String?)
+    case retry(status: Int?, message: String, retryAfter: Duration?)
+
+    /// The meaning of `outcome` for an entry that sent `payload`.
+    static func decide(_ outcome: PushOutcome, sent payload: JSONValue?) -> PushAnswer {
+        switch outcome {
+        case .applied(let record, let version): .applied(record: record, version: version)
+        case .createdThenDeleted(let record, let version): .appliedThenDeleted(record: record, version: version)
+        // A retried write the server already applied comes back as a conflict whose server
+        // copy is what we sent: it was our own write.
+        case .conflict(let server, let version) where server == payload: .applied(record: server, version: version)
+        case .conflict(let server, let version): .conflict(server: server, version: version)
+        case .rejected(let status, let body): .rejected(status: status, body: body)
+        case .retry(let status, let message, let retryAfter): .retry(status: status, message: message, retryAfter: retryAfter)
+        }
+    }
+
+    /// The entry's next state (nil: it leaves the queue).
+    var entryState: QueueEntry.State? {
+        switch self {
+        case .applied, .appliedThenDeleted: nil
+        case .conflict, .retry: .pending
+        case .rejected: .failed
+        }
+    }
+
+    /// Whether the answer stops the flush (the server asked to come back later).
+    var stopsRun: Bool {
+        if case .retry = self { return true }
+        return false
+    }
+
+    /// Whether the entry counts as pushed.
+    var isPushed: Bool {
+        switch self {
+        case .applied, .appliedThenDeleted: true
+        default: false
+        }
+    }
+}

@@ -1,0 +1,112 @@
+import Foundation
+import GRDB
+
+extension SyncEngine {
+    /// Pushes the queue in FIFO order, batching where the backend allows; the rules are in
+    /// ``FlushPlan`` (what goes in the next batch), ``FlushRun`` (the run's steps) and
+    /// ``PushAnswer`` (what an answer means). Returns the report and the error that stopped
+    /// the run early, if any; runs under the sync lock (the caller holds it).
+    func runFlush(_ run: SyncRun) async throws -> (SyncReport, OfflineStoreError?) {
+        var report = SyncReport()
+        if isForcedOffline {
+            return (try finish(report), OfflineStoreError(.offline, "the store is set offline"))
+        }
+        try write("preparing the queue") { db in try QueueTable.recoverInFlight(db) }
+        runtime.deferredRetries.withLock { $0.removeAll() }
+        var flush = FlushRun()
+        while true {
+            if isForcedOffline { return (try finish(report), OfflineStoreError(.offline, "the store was set offline")) }
+            if let cancelled = SyncCancellation.check("the flush") { return (try finish(report), cancelled) }
+            let held = try flushHolds(run)
+            report.heldBack = held.associations
+            let skipping = flush.exhausted.union(held.seqs)
+            let batch = try read("reading the queue") { db in
+                try FlushQueue.nextBatch(db, maxSize: flush.batchLimit, skipping: skipping)
+            }
+            switch flush.next(for: batch) {
+            case .uploadBlobs:
+                if let stop = try await uploadPendingBlobs(report: &report) { return (try finish(report), stop) }
+                return (try finish(report), nil)
+            case .askCapabilities:
+                // The server is asked for its batch size only when there is something to send.
+                do { flush.learnedBatchLimit(try await backend.capabilities().maxBatchSize) } catch {
+                    return (try finish(report), SyncCancellation.stop(for: error, "the flush"))
+                }
+            case .prepare(let collection):
+                do { try await backend.prepare(collection: collection) } catch {
+                    return (try finish(report), SyncCancellation.stop(for: error, "the flush"))
+                }
+                flush.didPrepare(collection)
+            case .send(let batch):
+                if let cancelled = SyncCancellation.check("the flush") { return (try finish(report), cancelled) }
+                if let stop = try await send(batch, flush: &flush, run: run, report: &report) {
+                    return (try finish(report), stop)
+                }
+            }
+        }
+    }
+
+    /// Marks a batch in flight, sends it, and applies the answers in one transaction;
+    /// the app hears of conflicts and rejections after it committed.
+    /// - Returns: the error that stops the run, if any.
+    private func send(_ batch: [QueueEntry], flush: inout FlushRun, run: SyncRun,
+                      report: inout SyncReport) async throws -> OfflineStoreError? {
+        guard let collection = batch.first?.collection else { return nil }
+        let policy = (try? descriptor(of: collection).conflictPolicy) ?? .preserveConflict
+        let sent = try write("marking entries in flight") { db in try InFlight.mark(batch, in: db) }
+        flush.didSend(sent.map(\.entry.seq))
+        let outcomes: [PushOutcome]
+        do {
+            // Once marked in flight, the batch's answer is awaited even if the task is
+            // cancelled now: it is settled below, and the run stops at the loop's top.
+            let operations = sent.map(\.operation)
+            outcomes = try await SyncCancellation.shielded { try await self.backend.push(operations, collection: collection) }
+            guard outcomes.count == sent.count else {
+                throw OfflineStoreError(.badResponse, "the backend answered \(outcomes.count) outcomes for \(sent.count) operations")
+            }
+        } catch {
+            let stop = OfflineStoreError.sync(error)
+            try write("returning entries to the queue") { db in
+                // A wait the server asked for (Retry-After / Backoff) is kept for AutoSync.
+                let notBefore = stop.retryAfter.map { configuration.now().addingTimeInterval($0.timeInterval) }
+                for s in sent { try QueueTable.release(s.entry.seq, error: stop, notBefore: notBefore, in: db) }
+            }
+            return stop
+        }
+        var stop: OfflineStoreError?
+        var notices = AppNotices()
+        try write("applying the server's answers") { db in
+            for (s, outcome) in zip(sent, outcomes) {
+                if let retry = try applyPushOutcome(outcome, of: s, policy: policy, report: &report, notices: &notices, in: db) {
+                    stop = retry
+                }
+            }
+        }
+        try deliver(notices, report: &report)
+        reportPushProgress(collection, answered: sent.count, run: run)
+        return stop
+    }
+
+    /// Pushes the queue for an immediate write; returns the error that stopped it early.
+    func flushForImmediateWrite() async throws -> OfflineStoreError? {
+        try await withSyncLock { try await runFlush(.immediateWrite) }.1
+    }
+
+    /// Reports answered entries of a pushed batch.
+    func reportPushProgress(_ collection: String, answered: Int, run: SyncRun) {
+        guard let counter = run.progress else { return }
+        let waiting = { [self] in
+            try? read("counting the queue") { db in try QueueTable.waitingCount(db, collection: collection) }
+        }
+        emit(.progress(counter.advance(collection, .push, by: answered, total: { answered + (waiting() ?? 0) })))
+    }
+}
+
+extension OfflineStoreError {
+    /// Any error met while talking to the server, as a typed error.
+    static func sync(_ error: any Error) -> OfflineStoreError {
+        if let e = error as? OfflineStoreError { return e }
+        if let t = error as? TransportError { return OfflineStoreError(transport: t, while: "syncing") }
+        return OfflineStoreError(.server, "the sync failed", underlying: String(describing: error), underlyingError: error)
+    }
+}

@@ -1,0 +1,124 @@
+import Foundation
+import GRDB
+
+extension SyncEngine {
+    /// How many changes one refresh transaction applies.
+    static let refreshChunkSize = 500
+
+    /// Pulls the server's changes of every synced collection (or the named ones) since
+    /// their stored cursors, page by page, in chunked transactions; runs under the sync
+    /// lock (the caller holds it). A cursor advances only with the page it belongs to, in
+    /// the same transaction as its last change.
+    func runRefresh(collections names: [String]?, full: Bool, _ run: SyncRun) async throws -> (SyncReport, OfflineStoreError?) {
+        var report = SyncReport()
+        if isForcedOffline { return (try finish(report), OfflineStoreError(.offline, "the store is set offline")) }
+        let targets = try (names?.map { try descriptor(of: $0) } ?? collections.all).filter { !$0.isLocalOnly }
+        for collection in targets {
+            if let cancelled = SyncCancellation.check("the refresh") { return (try finish(report), cancelled) }
+            do {
+                try await backend.prepare(collection: collection.name)
+                var cursor = full ? nil : try storedCursor(of: collection.name)
+                var continuation: PullContinuation?
+                let fromStart = cursor == nil
+                var seen = 0
+                repeat {
+                    // Cancelled: stop between pages; every page already applied stays applied
+                    // with its cursor, and the next refresh resumes from there.
+                    if Task.isCancelled { throw CancellationError() }
+                    let page = try await backend.pull(collection: collection.name, since: cursor, continuing: continuation)
+                    try apply(page, to: collection, report: &report)
+                    reportPullProgress(collection.name, page: page, run: run)
+                    seen += page.changes.count
+                    if let c = page.cursor, page.next == nil { cursor = c }
+                    continuation = page.next
+                } while continuation != nil
+                if fromStart, seen == 0 { try checkServerKeptData(of: collection.name) }
+            } catch {
+                return (try finish(report), SyncCancellation.stop(for: error, "the refresh"))
+            }
+        }
+        if let cancelled = SyncCancellation.check("the refresh") { return (try finish(report), cancelled) }
+        return try await downloadEagerBlobs((try finish(report), nil), collections: targets)
+    }
+
+    /// The stored pull cursor of a collection.
+    func storedCursor(of collection: String) throws -> String? {
+        try read("reading the cursor of \(collection)") { db in try CollectionsTable.cursor(of: collection, in: db) }
+    }
+
+    /// Reports a pulled page.
+    func reportPullProgress(_ collection: String, page: PullPage, run: SyncRun) {
+        guard let counter = run.progress else { return }
+        emit(.progress(counter.advance(collection, .pull, by: page.changes.count, total: { page.total })))
+    }
+
+    /// Applies one page in chunks; the page's cursor is stored with its last chunk.
+    private func apply(_ page: PullPage, to collection: CollectionDescriptor, report: inout SyncReport) throws {
+        var start = 0
+        repeat {
+            let end = min(page.changes.count, start + SyncEngine.refreshChunkSize)
+            let chunk = page.changes[start..<end]
+            let isLast = end == page.changes.count
+            var chunkReport = SyncReport()
+            var notices = AppNotices()
+            try write("applying changes of \(collection.name)") { db in
+                let sizeBefore = try local.sizeBeforeWrite(db)
+                var unanswered = try UnansweredCreate.all(in: collection.name, backend: backend, db: db)
+                for change in chunk {
+                    if try adoptAsCreateAnswer(change, unanswered: &unanswered, collection: collection, report: &chunkReport,
+                                               notices: &notices, in: db) {
+                        continue
+                    }
+                    try applyRemoteChange(change, to: collection, report: &chunkReport, notices: &notices, in: db)
+                }
+                try local.enforceStoreSize(db, before: sizeBefore, protecting: EvictionGuard(chunk, in: collection.name))
+                if isLast, let cursor = page.cursor { try CollectionsTable.setCursor(cursor, of: collection.name, in: db) }
+            }
+            try deliver(notices, report: &chunkReport)
+            report.pulled += chunkReport.pulled
+            report.conflictsDetected += chunkReport.conflictsDetected
+            report.conflictsResolved += chunkReport.conflictsResolved
+            start = end
+        } while start < page.changes.count
+    }
+
+    /// Applies one server change to the local store as ``RemoteChangeRule`` decides
+    /// (inside a write: on the writer's statements).
+    func applyRemoteChange(_ change: RemoteChange, to collection: CollectionDescriptor,
+                           report: inout SyncReport, notices: inout AppNotices, in db: Database) throws {
+        let record = try change.record.map { JSONValue.object(try ObjectValidation.members(of: $0, id: change.id)) }
+        let existing = try ObjectRow.fetch(db, collection: collection.name, id: change.id, on: local.writerStatements)
+        let rule = RemoteChangeRule.decide(existing, version: change.version, isTombstone: record == nil)
+        guard var row = existing else {
+            guard rule == .insert else { return }
+            var row = ObjectRow(collection: collection.name, id: change.id)
+            row.persistent = record
+            row.serverVersion = change.version
+            try row.save(db, on: local.writerStatements)
+            report.pulled += 1
+            return
+        }
+        if rule == .ignore { return }
+        row.persistent = record
+        row.serverVersion = change.version
+        report.pulled += 1
+        switch rule {
+        case .insert, .ignore, .replace, .storeServerCopy:
+            try row.save(db, on: local.writerStatements)
+        case .delete:
+            try row.delete(db)
+        case .meetLocalEdit(let tombstoneAgrees):
+            // Our own write whose answer was lost (SyncEngine+OwnWrites.swift) is no conflict.
+            if try applyAsOwnWrite(record, version: change.version, row: &row, in: db) { return }
+            // A tombstone agrees with a local delete, and with a create that started from no
+            // server copy (e.g. re-created after our own delete whose answer was lost): the
+            // edit stays queued and nothing conflicts (the resent delete gets 404, the create
+            // `If-None-Match: *` succeeds over a tombstone).
+            if tombstoneAgrees {
+                try row.save(db, on: local.writerStatements)
+                return
+            }
+            report.count(try settleConflict(db, row: row, policy: collection.conflictPolicy, notices: &notices))
+        }
+    }
+}
