@@ -176,8 +176,9 @@ struct QueryInjectionTests {
     /// The query plan of the SQL that `findAll(where:)` runs for a condition.
     static func queryPlan(_ store: ObjectStore, _ collection: String, _ condition: Condition,
                           orderBy: [SortKey] = []) throws -> [String] {
-        let (sql, arguments) = try store.collection(collection)
-            .selectSQL(where: condition, state: nil, orderBy: orderBy, limit: nil, offset: 0)
+        let query = try store.collection(collection)
+            .selectQuery(where: condition, state: nil, orderBy: orderBy, limit: nil, offset: 0)
+        let (sql, arguments) = (query.sql, query.arguments)
         return try store.read("explaining") { db in
             try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql, arguments: arguments).map { $0["detail"] as String }
         }

@@ -74,9 +74,7 @@ extension ObjectCollection {
     /// - Throws: ``OfflineStoreError/Code/notFound`` when the blob did not fail.
     public func retryBlobUpload(_ id: String, field: String) throws {
         try store.write("retrying the blob \(field) of \(name)/\(id)") { db in
-            try db.execute(sql: "UPDATE blobs SET state = 'pending', status = NULL WHERE collection = ? AND object_id = ? AND field = ? AND state = 'failed'",
-                           arguments: [name, id, field])
-            if db.changesCount == 0 { throw OfflineStoreError(.notFound, "\(name)/\(id) has no failed blob in '\(field)'") }
+            if try !BlobTable.retryFailedUpload(db, collection: name, id: id, field: field) { throw OfflineStoreError(.notFound, "\(name)/\(id) has no failed blob in '\(field)'") }
         }
     }
 

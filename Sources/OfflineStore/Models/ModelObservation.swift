@@ -65,11 +65,8 @@ extension ModelCollection {
         let json = self.json
         let select = Result {
             let (condition, sort) = try query.compiled()
-            return try json.selectSQL(where: condition, state: nil, orderBy: sort, limit: query.limit, offset: query.offset)
+            return try json.selectQuery(where: condition, state: nil, orderBy: sort, limit: query.limit, offset: query.offset)
         }
-        return store.observeValue { db in
-            let (sql, arguments) = try select.get()
-            return try Row.fetchAll(db, sql: sql, arguments: arguments).map { try ObjectRow(row: $0).publicObject }
-        }
+        return store.observeValue { db in try select.get().rows(db).map(\.publicObject) }
     }
 }

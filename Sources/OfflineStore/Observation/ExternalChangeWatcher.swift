@@ -66,6 +66,6 @@ final class ExternalChangeWatcher: @unchecked Sendable {
     }
 
     private static func dataVersion(_ writer: any DatabaseWriter) async throws -> Int {
-        try await writer.writeWithoutTransaction { db in try Int.fetchOne(db, sql: "PRAGMA data_version") ?? 0 }
+        try await writer.writeWithoutTransaction { db in try StoreSchema.dataVersion(db) }
     }
 }

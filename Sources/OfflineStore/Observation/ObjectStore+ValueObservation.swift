@@ -14,7 +14,7 @@ import GRDB
 extension ObjectStore {
     /// The number of queue entries the server has not confirmed (pending, in flight or failed), as it changes.
     public func observePendingCount() -> AsyncValueObservation<Int> {
-        counted(ValueObservation.tracking { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM queue") ?? 0 }
+        counted(ValueObservation.tracking { db in try QueueTable.count(db) }
             .removeDuplicates())
             .values(in: pool)
     }
@@ -60,11 +60,8 @@ extension ObjectCollection {
     ///   for a query that cannot run, or a storage error.
     public func observeAll(where condition: Condition? = nil, orderBy: [SortKey] = [],
                            limit: Int? = nil, offset: Int = 0) -> AsyncValueObservation<[JSONValue]> {
-        let query = Result { try selectSQL(where: condition, state: nil, orderBy: orderBy, limit: limit, offset: offset) }
-        return store.observeValue { db in
-            let (sql, arguments) = try query.get()
-            return try Row.fetchAll(db, sql: sql, arguments: arguments).compactMap { try ObjectRow(row: $0).effective }
-        }
+        let query = Result { try selectQuery(where: condition, state: nil, orderBy: orderBy, limit: limit, offset: offset) }
+        return store.observeValue { db in try query.get().rows(db).compactMap(\.effective) }
     }
 
     /// One object with all its copies and flags (nil when absent), as it changes.

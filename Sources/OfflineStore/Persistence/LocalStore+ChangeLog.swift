@@ -5,13 +5,12 @@ import GRDB
 extension LocalStore {
     /// Creates the temporary change log and its triggers on the writer connection, once.
     func installChangeLog() {
-        let needed = runtime.changeLogInstalled.withLock { installed in
-            defer { installed = true }
-            return !installed
-        }
-        guard needed else { return }
+        guard !runtime.changeLogInstalled.withLock({ $0 }) else { return }
         do {
+            // The flag is set on the writer, in the transaction that creates the log: a write
+            // that sees it set finds the table (writes drain the log on the same connection).
             try writer.write { db in
+                guard !runtime.changeLogInstalled.withLock({ $0 }) else { return }
                 try db.execute(sql: """
                     CREATE TEMP TABLE IF NOT EXISTS object_changes(collection TEXT NOT NULL, id TEXT NOT NULL, kind TEXT NOT NULL);
                     CREATE TEMP TRIGGER IF NOT EXISTS object_changes_insert AFTER INSERT ON main.objects
@@ -29,6 +28,7 @@ extension LocalStore {
                     END;
                     """)
                 writerStatements.removeAll()  // the schema changed: prepare them again, as GRDB does its cache
+                runtime.changeLogInstalled.withLock { $0 = true }
             }
         } catch {
             runtime.changeLogInstalled.withLock { $0 = false }

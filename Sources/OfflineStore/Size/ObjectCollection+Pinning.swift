@@ -12,7 +12,7 @@ extension ObjectCollection {
     /// Whether the object is pinned.
     public func isPinned(_ id: String) throws -> Bool {
         try store.read("reading \(name)/\(id)") { db in
-            try Bool.fetchOne(db, sql: "SELECT pinned FROM object_usage WHERE collection = ? AND id = ?", arguments: [name, id]) ?? false
+            try KeyedRows.isPinned(db, collection: name, id: id)
         }
     }
 
@@ -28,10 +28,7 @@ extension ObjectCollection {
             guard try ObjectRow.fetch(db, collection: name, id: id) != nil else {
                 throw OfflineStoreError(.notFound, "\(name)/\(id) is not in the store")
             }
-            try db.execute(sql: """
-                INSERT INTO object_usage(collection, id, pinned) VALUES (?, ?, ?)
-                ON CONFLICT(collection, id) DO UPDATE SET pinned = excluded.pinned
-                """, arguments: [name, id, pinned])
+            try KeyedRows.setPinned(db, collection: name, id: id, pinned)
         }
     }
 }

@@ -14,18 +14,6 @@ extension ObjectCollection {
     /// - Throws: ``OfflineStoreError/Code/unknownCollection``; a storage error.
     public func stateCounts() throws -> [SyncState: Int] {
         _ = try descriptor()
-        return try store.read("counting \(name) by state") { db in
-            let rows = try Row.fetchAll(
-                db, sql: "SELECT state, count(*) AS n FROM objects WHERE collection = ? GROUP BY state", arguments: [name])
-            var counts: [SyncState: Int] = [:]
-            for row in rows {
-                let stateName: String = row["state"]
-                guard let state = SyncState(rawValue: stateName) else {
-                    throw OfflineStoreError(.corrupted, "objects of \(name) have an unknown state '\(stateName)'")
-                }
-                counts[state] = row["n"]
-            }
-            return counts
-        }
+        return try store.read("counting \(name) by state") { db in try ObjectRow.stateCounts(db, in: name) }
     }
 }

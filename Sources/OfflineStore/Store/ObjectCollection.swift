@@ -55,52 +55,33 @@ public struct ObjectCollection: Sendable {
     /// Locally deleted objects are included only when `state` is ``SyncState/deleted``.
     public func objects(where condition: Condition? = nil, state: SyncState? = nil, orderBy: [SortKey] = [],
                         limit: Int? = nil, offset: Int = 0) throws -> [StoredObject] {
-        let (sql, arguments) = try selectSQL(where: condition, state: state, orderBy: orderBy, limit: limit, offset: offset)
-        return try store.read("querying \(name)") { db in
-            try Row.fetchAll(db, sql: sql, arguments: arguments).map { try ObjectRow(row: $0).publicObject }
-        }
+        let query = try selectQuery(where: condition, state: state, orderBy: orderBy, limit: limit, offset: offset)
+        return try store.read("querying \(name)") { db in try query.rows(db).map(\.publicObject) }
     }
 
     /// The query that ``objects(where:state:orderBy:limit:offset:)`` runs.
-    func selectSQL(where condition: Condition?, state: SyncState?, orderBy: [SortKey],
-                   limit: Int?, offset: Int) throws -> (String, StatementArguments) {
-        var builder = QueryBuilder(collection: try descriptor())
-        builder.arguments += [name]
-        var sql = "SELECT \(ObjectRow.columns) FROM objects\(builder.indexHint(for: condition)) WHERE collection = ?"
-        if let state {
-            sql += " AND state = ?"
-            builder.arguments += [state.rawValue]
-        }
-        if state != .deleted { sql += " AND doc IS NOT NULL" }
-        if let condition { sql += " AND " + (try builder.sql(for: condition)) }
-        sql += " ORDER BY " + (try builder.orderBy(orderBy))
-        sql += " LIMIT ? OFFSET ?"
-        builder.arguments += [limit ?? -1, max(0, offset)]
-        return (sql, builder.arguments)
+    func selectQuery(where condition: Condition?, state: SyncState?, orderBy: [SortKey],
+                     limit: Int?, offset: Int) throws -> ObjectQuery {
+        try ObjectQuery.select(try descriptor(), where: condition, state: state, orderBy: orderBy, limit: limit, offset: offset)
     }
 
     /// How many objects match the condition (locally deleted ones excluded).
     public func count(where condition: Condition? = nil) throws -> Int {
-        var builder = QueryBuilder(collection: try descriptor())
-        builder.arguments += [name]
-        var sql = "SELECT count(*) FROM objects\(builder.indexHint(for: condition)) WHERE collection = ? AND doc IS NOT NULL"
-        if let condition { sql += " AND " + (try builder.sql(for: condition)) }
-        let arguments = builder.arguments
-        return try store.read("counting \(name)") { db in try Int.fetchOne(db, sql: sql, arguments: arguments) ?? 0 }
+        let query = try ObjectQuery.count(try descriptor(), where: condition)
+        return try store.read("counting \(name)") { db in try query.number(db) }
     }
 
     /// Whether the collection has edits the server has not confirmed.
     public func isChanged() throws -> Bool {
         try store.read("reading \(name)") { db in
-            try Bool.fetchOne(db, sql: "SELECT EXISTS(SELECT 1 FROM queue WHERE collection = ?)", arguments: [name]) ?? false
+            try QueueTable.hasEntries(db, collection: name)
         }
     }
 
     /// Whether the object has edits the server has not confirmed.
     public func isChanged(_ id: String) throws -> Bool {
         try store.read("reading \(name)/\(id)") { db in
-            try Bool.fetchOne(db, sql: "SELECT EXISTS(SELECT 1 FROM queue WHERE collection = ? AND object_id = ?)",
-                              arguments: [name, id]) ?? false
+            try QueueTable.hasEntries(db, collection: name, id: id)
         }
     }
 

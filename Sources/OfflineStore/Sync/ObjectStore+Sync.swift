@@ -22,8 +22,8 @@ extension ObjectStore {
 
     /// A flush that skips entries whose retry delay has not come when `honouringRetryDelays` (AutoSync).
     func flush(honouringRetryDelays: Bool) async throws -> SyncReport {
-        let engine = try requireEngine("flush to")
-        return try await engine.observed(.flush, honouringRetryDelays: honouringRetryDelays) { run in
+        try await observed(.flush, honouringRetryDelays: honouringRetryDelays) { run in
+            let engine = try requireEngine("flush to")
             let (report, stop) = try await engine.withSyncLock { try await engine.runFlush(run) }
             if let stop { throw stop.stoppingRun(after: report) }
             return report
@@ -45,8 +45,8 @@ extension ObjectStore {
     /// - Throws: ``OfflineStoreError`` when the run stopped early, with what was applied (it stays applied) in its ``OfflineStoreError/report``.
     @discardableResult
     public func refresh(collections: [String]? = nil, full: Bool = false) async throws -> SyncReport {
-        let engine = try requireEngine("refresh from")
-        return try await engine.observed(.refresh, honouringRetryDelays: false) { run in
+        try await observed(.refresh, honouringRetryDelays: false) { run in
+            let engine = try requireEngine("refresh from")
             let (report, stop) = try await engine.withSyncLock { try await engine.runRefresh(collections: collections, full: full, run) }
             if let stop { throw stop.stoppingRun(after: report) }
             try engine.markSynced()
@@ -64,8 +64,8 @@ extension ObjectStore {
 
     /// A sync whose flush skips entries whose retry delay has not come when `honouringRetryDelays` (AutoSync).
     func sync(honouringRetryDelays: Bool) async throws -> SyncReport {
-        let engine = try requireEngine("sync with")
-        return try await engine.observed(.sync, honouringRetryDelays: honouringRetryDelays) { run in
+        try await observed(.sync, honouringRetryDelays: honouringRetryDelays) { run in
+            let engine = try requireEngine("sync with")
             var report = SyncReport()
             let stop: OfflineStoreError? = try await engine.withSyncLock {
                 let (pushed, flushStop) = try await engine.runFlush(run)
@@ -78,6 +78,22 @@ extension ObjectStore {
             if let stop { throw stop.stoppingRun(after: report) }
             try engine.markSynced()
             return report
+        }
+    }
+
+    /// Runs a public flush/refresh/sync body with its `started` / `finished` / `error`
+    /// events (also when the store has no backend: the run then ends with its error) and
+    /// the run's progress counter.
+    private func observed(_ operation: SyncOperation, honouringRetryDelays: Bool,
+                          _ body: (SyncRun) async throws -> SyncReport) async throws -> SyncReport {
+        runtime.events.send(.started(operation))
+        do {
+            let report = try await body(SyncRun(progress: ProgressCounter(), honoursRetryDelays: honouringRetryDelays))
+            runtime.events.send(.finished(operation, report))
+            return report
+        } catch {
+            runtime.events.send(.error(operation, OfflineStoreError.sync(error)))
+            throw error
         }
     }
 

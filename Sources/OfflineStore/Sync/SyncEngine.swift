@@ -58,21 +58,6 @@ final class SyncEngine: Sendable {
         try await lock.withLock(whenCancelledWaiting: { (try? finish(SyncReport())) ?? SyncReport() }, body)
     }
 
-    /// Runs a public flush/refresh/sync body with its `started` / `finished` / `error`
-    /// events and the run's progress counter.
-    func observed(_ operation: SyncOperation, honouringRetryDelays: Bool,
-                  _ body: (SyncRun) async throws -> SyncReport) async throws -> SyncReport {
-        emit(.started(operation))
-        do {
-            let report = try await body(SyncRun(progress: ProgressCounter(), honoursRetryDelays: honouringRetryDelays))
-            emit(.finished(operation, report))
-            return report
-        } catch {
-            emit(.error(operation, OfflineStoreError.sync(error)))
-            throw error
-        }
-    }
-
     /// Fills the report's "left" counts from the store; the held-back count adds to
     /// the entries the flush held for their associations.
     func finish(_ report: SyncReport) throws -> SyncReport {

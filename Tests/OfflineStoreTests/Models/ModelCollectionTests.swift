@@ -109,7 +109,8 @@ extension Models {
                 let todos = store.collection(Todo.self)
                 try await todos.save(Todo(id: "a", title: "A"))
                 let (condition, _) = try ModelQuery<Todo>(where: \.title == "A").compiled()
-                let (sql, arguments) = try todos.json.selectSQL(where: condition, state: nil, orderBy: [], limit: nil, offset: 0)
+                let query = try todos.json.selectQuery(where: condition, state: nil, orderBy: [], limit: nil, offset: 0)
+                let (sql, arguments) = (query.sql, query.arguments)
                 let plan = try store.read("explaining") { db in
                     try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql, arguments: arguments).map { $0["detail"] as String? ?? "" }.joined(separator: " ")
                 }
