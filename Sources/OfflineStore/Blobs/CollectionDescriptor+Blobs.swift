@@ -32,15 +32,3 @@ extension CollectionDescriptor {
         }
     }
 }
-
-extension ObjectStore {
-    /// Refuses a collection with more blob fields than the backend stores per object.
-    ///
-    /// - Throws: ``OfflineStoreError/Code/configuration``.
-    func checkBlobSupport(_ descriptor: CollectionDescriptor) throws {
-        guard !descriptor.isLocalOnly, let backend = backend as? any BlobBackend,
-              let limit = backend.maxBlobFieldsPerObject, descriptor.blobFields.count > limit else { return }
-        throw OfflineStoreError(.configuration, "\(descriptor.name): the backend stores \(limit) blob field(s) per object, "
-            + "\(descriptor.blobFields.count) are declared")
-    }
-}

@@ -21,14 +21,6 @@ final class StoreRuntime: Sendable {
     var observesObjects: Bool { changes.hasSubscribers || valueObservers.withLock { $0 > 0 } }
 }
 
-extension ObjectStore {
-    /// How many observations of this store are running: value observations (each a GRDB
-    /// database observation), object-change streams and sync-event streams. Zero once every
-    /// consumer stopped iterating; for tests.
-    @_spi(Testing) public var runningObservationCount: Int {
-        runtime.valueObservers.withLock { $0 } + runtime.changes.subscriberCount + runtime.events.subscriberCount
-    }
-}
 
 /// Where a change came from.
 public enum ChangeOrigin: String, Sendable, Hashable, Codable {
@@ -36,9 +28,4 @@ public enum ChangeOrigin: String, Sendable, Hashable, Codable {
     case local
     /// A change pulled from the server, or a conflict settled in the server's favour.
     case server
-}
-
-extension ObjectStore {
-    /// The origin of changes written by the current task: `.server` inside flush and refresh.
-    @TaskLocal static var changeOrigin: ChangeOrigin = .local
 }

@@ -106,7 +106,7 @@ extension ObjectStore {
         if collection.isLocalOnly {
             return try guarding(latch) { try applyLocalOnly(row: row, collection: collection.name, id: id, value: newValue, db: db) }
         }
-        let step = try ObjectStore.queueStep(db, collection: collection.name, id: id, kind: kind, on: writerStatements)
+        let step = try QueueStep.decide(db, collection: collection.name, id: id, kind: kind, on: writerStatements)
 
         // A create over a local tombstone is queued as a create: coalesced with the
         // pending delete it becomes an update (delete + create → update).
@@ -119,7 +119,7 @@ extension ObjectStore {
         return try guarding(latch) {
             try object.save(db, on: writerStatements)
             try configuration.faults.afterObjectWrite?(collection.name, id)
-            try ObjectStore.record(step, of: object, kind: kind, now: now, in: db, on: writerStatements)
+            try QueueStep.record(step, of: object, kind: kind, now: now, in: db, on: writerStatements)
             if step.cancels, object.persistent == nil, object.serverVersion == nil,
                try QueueTable.latest(db, collection: collection.name, id: id) == nil {
                 try object.delete(db)

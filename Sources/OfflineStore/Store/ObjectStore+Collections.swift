@@ -1,5 +1,5 @@
-import GRDB
 import Foundation
+import GRDB
 
 extension ObjectStore {
     /// Registers a collection, or updates its policies if it exists with the same schema.
@@ -51,5 +51,117 @@ enum FieldIndex {
 
     static func createSQL(for name: String) -> String {
         "CREATE INDEX IF NOT EXISTS \(quotedName(for: name)) ON objects(collection, \(expression(for: name)))"
+    }
+}
+
+extension ObjectStore {
+    /// The prefix that keeps app metadata apart from the engine's own keys in the `meta` table.
+    static let appMetadataPrefix = "app:"
+
+    /// Stores a small piece of app metadata in the store file, or removes it (`nil`).
+    ///
+    /// App metadata lives in the same SQLite file as the objects, apart from the engine's
+    /// own bookkeeping, and survives ``resetSyncState(keepingPendingEdits:)`` and ``resetAll()``. Use it for
+    /// settings that belong with the data, e.g. which server a store syncs with. Never
+    /// store secrets: the file is not encrypted.
+    ///
+    /// ```swift
+    /// try store.setMetadata("https://kinto.example/v1", forKey: "server")
+    /// let server = try store.metadata(forKey: "server")
+    /// ```
+    /// - Parameters:
+    ///   - value: the text to store; nil removes the key.
+    ///   - key: 1–256 bytes.
+    /// - Throws: ``OfflineStoreError`` `invalidOperation` for an empty or too long key,
+    ///   or a storage error.
+    public func setMetadata(_ value: String?, forKey key: String) throws {
+        try Self.checkMetadataKey(key)
+        let stored = Self.appMetadataPrefix + key
+        try write("saving metadata \(key)") { db in try MetaTable.setValue(value, forKey: stored, in: db) }
+    }
+
+    /// The app metadata stored under `key` with ``setMetadata(_:forKey:)``, or nil.
+    ///
+    /// - Throws: ``OfflineStoreError`` `invalidOperation` for an empty or too long key,
+    ///   or a storage error.
+    public func metadata(forKey key: String) throws -> String? {
+        try Self.checkMetadataKey(key)
+        return try read("reading metadata \(key)") { db in
+            try MetaTable.value(forKey: Self.appMetadataPrefix + key, in: db)
+        }
+    }
+
+    private static func checkMetadataKey(_ key: String) throws {
+        guard !key.isEmpty, key.utf8.count <= 256 else {
+            throw OfflineStoreError(.invalidOperation, "a metadata key must be 1–256 bytes")
+        }
+    }
+}
+
+extension ObjectStore {
+    /// Registers the collection of a model type, with the same options as ``CollectionDescriptor``.
+    ///
+    /// ```swift
+    /// try store.register(Todo.self, conflictPolicy: .merge)
+    /// ```
+    ///
+    /// Leave `fields` nil (a property bag) unless every client writes only the declared
+    /// fields: a fixed schema refuses members the model does not declare, which
+    /// ``ModelCollection/save(_:policy:)`` otherwise keeps.
+    ///
+    /// - Throws: ``OfflineStoreError`` `collectionExists` when the name is registered with
+    ///   another definition, `invalidOperation` or `invalidFieldPath` for a bad definition.
+    public func register<M: SyncModel>(
+        _ type: M.Type,
+        fields: [FieldSchema]? = nil,
+        localOnly: Bool = false,
+        updatePolicy: UpdatePolicy? = nil,
+        conflictPolicy: ConflictPolicy = .preserveConflict
+    ) throws {
+        try register(CollectionDescriptor(M.collectionName, fields: fields, localOnly: localOnly,
+                                          updatePolicy: updatePolicy, conflictPolicy: conflictPolicy))
+    }
+
+    /// The typed handle on a model's collection (register it first).
+    ///
+    /// ```swift
+    /// let todos = store.collection(Todo.self)
+    /// let milk = try await todos.save(Todo(id: "milk", title: "Buy milk"))
+    /// ```
+    public func collection<M: SyncModel>(_ type: M.Type) -> ModelCollection<M> {
+        ModelCollection(store: self)
+    }
+}
+
+extension ObjectStore {
+    /// Runs a query on the server and pulls the matching objects into the local store
+    /// (RhoConnect `search`), page by page with progress.
+    ///
+    /// Matching objects update their persistent copies as a refresh would: local edits are
+    /// kept, a different server version is a conflict settled by the collection's policy.
+    /// Each page is applied in one transaction; pages already applied stay when a later one fails.
+    ///
+    /// ```swift
+    /// let result = try await store.search("todos", query: ServerQuery([.equal("owner", "ana")]),
+    ///                                     syncChanges: true) { print($0.processed) }
+    /// ```
+    /// - Parameters:
+    ///   - collection: the collection to search on the server.
+    ///   - query: what the server is asked for.
+    ///   - syncChanges: flush the queue first, so the server answers with the app's edits applied.
+    ///   - progress: called after each applied page.
+    /// - Throws: ``OfflineStoreError``: `unknownCollection`, `invalidOperation` (local-only),
+    ///   `invalidFieldPath`/`invalidJSON` (query), `offline`, the server's errors, `storeFull`;
+    ///   with a ``OfflineStoreError/report`` when `syncChanges` and the flush stopped early.
+    @discardableResult
+    public func search(_ collection: String, query: ServerQuery, syncChanges: Bool = false,
+                       progress: (@Sendable (SearchProgress) -> Void)? = nil) async throws -> SearchResult {
+        let descriptor = try descriptor(of: collection)
+        guard !descriptor.isLocalOnly else {
+            throw OfflineStoreError(.invalidOperation, "\(collection) is local-only: it has no server to search")
+        }
+        try query.validate()
+        if syncChanges { try await flush() }
+        return try await fetchingEngine(collection).pullMatching(query, into: descriptor, progress: progress)
     }
 }

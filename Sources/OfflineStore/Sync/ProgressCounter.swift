@@ -1,29 +1,3 @@
-import Foundation
-
-/// Sync events: an `AsyncSequence` of what flush, refresh and sync do (Docs/Observing.md).
-///
-/// ```swift
-/// let events = store.syncEvents()          // subscribe before the run
-/// Task {
-///     for await event in events {
-///         if case .progress(let p) = event { print(p.collection, p.processed, "/", p.total ?? -1) }
-///     }
-/// }
-/// try await store.sync()
-/// ```
-///
-/// Order in one run: `started`, then `progress` (one per pushed batch and per pulled
-/// page), `conflict` and `failedEntry` as they are met, then `finished` with the report or
-/// `error` with the reason it stopped. Immediate writes flush without `started`/`finished`
-/// events; their conflicts and failed entries are still sent.
-extension ObjectStore {
-    /// A stream of every sync event from now on; it ends when the store closes or the
-    /// consumer stops iterating. Buffered without limit, so nothing is dropped.
-    public func syncEvents() -> AsyncStream<SyncEvent> {
-        runtime.events.subscribe()
-    }
-}
-
 /// Counts processed items per collection and direction within one run.
 final class ProgressCounter: Sendable {
     private struct Key: Hashable { let collection: String; let direction: SyncProgress.Direction }

@@ -1,19 +1,18 @@
 import Foundation
 import GRDB
 
-extension ObjectStore {
-    /// What an edit will do to the queue, decided before anything is written.
-    enum QueueStep {
-        /// A new entry at the end of the queue.
-        case append
-        /// The object's last pending entry absorbs the edit and becomes of this kind.
-        case merge(seq: Int64, from: QueueEntry.Kind, into: QueueEntry.Kind)
-        /// A pending create met a delete: the entry goes, and nothing is left to send.
-        case cancel(seq: Int64)
+/// What an edit will do to the queue, decided before anything is written: coalescing
+/// (``Coalescing``) against the object's last entry, then the write of that decision.
+enum QueueStep {
+    /// A new entry at the end of the queue.
+    case append
+    /// The object's last pending entry absorbs the edit and becomes of this kind.
+    case merge(seq: Int64, from: QueueEntry.Kind, into: QueueEntry.Kind)
+    /// A pending create met a delete: the entry goes, and nothing is left to send.
+    case cancel(seq: Int64)
 
-        /// Whether the edit cancels the object's pending create.
-        var cancels: Bool { if case .cancel = self { true } else { false } }
-    }
+    /// Whether the edit cancels the object's pending create.
+    var cancels: Bool { if case .cancel = self { true } else { false } }
 
     /// Decides how an edit of `collection/id` of `kind` enters the queue: coalesced into the
     /// object's last entry when it is pending and was never sent, else appended. Reads only,
@@ -26,7 +25,7 @@ extension ObjectStore {
     ///
     /// - Throws: ``OfflineStoreError/Code/invalidOperation`` for a pair of kinds that a
     ///   consistent object history cannot produce.
-    static func queueStep(_ db: Database, collection: String, id: String, kind: QueueEntry.Kind,
+    static func decide(_ db: Database, collection: String, id: String, kind: QueueEntry.Kind,
                           on writer: WriterStatements? = nil) throws -> QueueStep {
         guard let last = try lastEntry(db, collection: collection, id: id, on: writer),
               last.state == .pending, last.attempts == 0 else { return .append }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// What the server's answer to one sent entry means for the entry and its object (pure).
 ///
 /// | answer | entry | object | the run |
@@ -50,5 +52,14 @@ enum PushAnswer: Equatable, Sendable {
         case .applied, .appliedThenDeleted: true
         default: false
         }
+    }
+}
+
+/// Exponential backoff with a cap, for entries the server asked to retry.
+enum RetryBackoff {
+    /// 1 s, 2 s, 4 s … capped at 5 minutes.
+    static func delay(afterAttempt attempt: Int) -> Duration {
+        let seconds = min(300.0, pow(2.0, Double(max(0, attempt - 1))))
+        return .milliseconds(Int64(seconds * 1000))
     }
 }

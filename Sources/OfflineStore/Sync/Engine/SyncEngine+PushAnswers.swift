@@ -88,12 +88,3 @@ extension SyncEngine {
         try row.save(db)
     }
 }
-
-/// Exponential backoff with a cap, for entries the server asked to retry.
-enum RetryBackoff {
-    /// 1 s, 2 s, 4 s … capped at 5 minutes.
-    static func delay(afterAttempt attempt: Int) -> Duration {
-        let seconds = min(300.0, pow(2.0, Double(max(0, attempt - 1))))
-        return .milliseconds(Int64(seconds * 1000))
-    }
-}

@@ -1,6 +1,61 @@
 import Foundation
 import GRDB
 
+/// Object changes: an `AsyncSequence` of created / updated / deleted ids per collection,
+/// with their origin (RhoConnect `setObjectNotification`).
+///
+/// ```swift
+/// for await change in store.changes(in: "todos") {
+///     print(change.kind, change.id, change.origin)   // e.g. updated a server
+/// }
+/// ```
+///
+/// A change is what the app sees: the object's value (local copy, else persistent copy)
+/// appeared, changed or disappeared. A server answer that confirms a local edit without
+/// changing it is no change. Changes are sent after their transaction committed, in
+/// commit order.
+///
+/// How: from the first observer on, temporary triggers on the writer connection log every
+/// change of `objects` into a temporary table (changes of state or copies that leave the
+/// value as it was are logged as "touched": they wake query and flag observations but are
+/// not object changes), which each write drains before it
+/// commits (so a rolled-back write reports nothing). Until the first observer there are no
+/// triggers and no cost; once installed they stay until the store closes.
+extension ObjectStore {
+    /// The changes of one collection (or of every collection) from now on; ends when the
+    /// store closes or the consumer stops.
+    public func changes(in collection: String? = nil) -> AsyncStream<ObjectChange> {
+        let stream = runtime.changes.subscribe { change in collection == nil || change.collection == collection }
+        local.installChangeLog()
+        return stream
+    }
+}
+
+/// Sync events: an `AsyncSequence` of what flush, refresh and sync do (Docs/Observing.md).
+///
+/// ```swift
+/// let events = store.syncEvents()          // subscribe before the run
+/// Task {
+///     for await event in events {
+///         if case .progress(let p) = event { print(p.collection, p.processed, "/", p.total ?? -1) }
+///     }
+/// }
+/// try await store.sync()
+/// ```
+///
+/// Order in one run: `started`, then `progress` (one per pushed batch and per pulled
+/// page), `conflict` and `failedEntry` as they are met, then `finished` with the report or
+/// `error` with the reason it stopped. Immediate writes flush without `started`/`finished`
+/// events; their conflicts and failed entries are still sent.
+extension ObjectStore {
+    /// A stream of every sync event from now on; it ends when the store closes or the
+    /// consumer stops iterating. Buffered without limit, so nothing is dropped.
+    public func syncEvents() -> AsyncStream<SyncEvent> {
+        runtime.events.subscribe()
+    }
+}
+
+
 /// Observing values as they change (Firestore snapshot listeners), with GRDB's
 /// `ValueObservation` underneath: each sequence yields the current value first, then a
 /// new value after every committed write that changed it (equal values are not repeated).
@@ -78,4 +133,13 @@ extension StoredObject {
     public var hasConflict: Bool { state == .conflicted }
     /// Whether the server rejected the object's edit and the failed entry waits for an action.
     public var hasFailedWrite: Bool { state == .failed }
+}
+
+extension ObjectStore {
+    /// How many observations of this store are running: value observations (each a GRDB
+    /// database observation), object-change streams and sync-event streams. Zero once every
+    /// consumer stopped iterating; for tests.
+    @_spi(Testing) public var runningObservationCount: Int {
+        runtime.valueObservers.withLock { $0 } + runtime.changes.subscriberCount + runtime.events.subscriberCount
+    }
 }

@@ -110,3 +110,66 @@ extension OfflineStoreError {
         return OfflineStoreError(.server, "the sync failed", underlying: String(describing: error), underlyingError: error)
     }
 }
+
+extension SyncEngine {
+    /// The entries one flush batch must not include: the error handler's deferrals,
+    /// entries whose retry delay has not come (when the run honours them: AutoSync), and
+    /// entries held for their associations; `associations` counts the last kind for the report.
+    ///
+    /// The association check needs the whole queue, so it reads it only when a registered
+    /// collection declares associations with the backend; otherwise the flush pages the
+    /// queue (`FlushQueue.nextBatch`) and never reads it whole.
+    func flushHolds(_ run: SyncRun) throws -> (seqs: Set<Int64>, associations: Int) {
+        var seqs = runtime.deferredRetries.withLock { $0 }
+        if run.honoursRetryDelays {
+            seqs.formUnion(try read("reading held-back entries") { db in try QueueTable.notDue(db, at: configuration.now()) })
+        }
+        guard collections.names.contains(where: { !backend.associations(of: $0).isEmpty }) else { return (seqs, 0) }
+        let candidates = try read("reading the queue") { db in try FlushQueue.candidates(db) }
+        let held = try read("checking associations") { db in try AssociationHolds.find(candidates, backend: backend, in: db) }
+        if !held.isEmpty {
+            try write("recording held-back entries") { db in
+                for (seq, reason) in held { try QueueTable.recordHold(seq, reason: reason, in: db) }
+            }
+        }
+        seqs.formUnion(held.keys)
+        return (seqs, held.count)
+    }
+}
+
+/// An entry marked in flight, with the operation sent and the object revision it carries.
+struct SentEntry: Sendable {
+    let entry: QueueEntry
+    let operation: PushOperation
+    let sentRev: Int64
+}
+
+/// Marking entries in flight with the operation each sends.
+enum InFlight {
+    /// Marks the batch in flight, building each operation from the object's current local copy.
+    static func mark(_ batch: [QueueEntry], in db: Database) throws -> [SentEntry] {
+        try batch.map { entry in
+            guard let row = try ObjectRow.fetch(db, collection: entry.collection, id: entry.objectID) else {
+                throw OfflineStoreError(.corrupted, "queue entry \(entry.seq) has no object \(entry.collection)/\(entry.objectID)")
+            }
+            // An entry sent before is resent as it was; a new one carries the current local copy.
+            var data: JSONValue? = entry.kind == .delete ? nil : row.local
+            var sentRev = row.localRev
+            if entry.attempts > 0, entry.kind != .delete, let text = entry.sentData {
+                data = try JSONValue(parsing: text)
+                sentRev = entry.sentRev ?? sentRev
+            }
+            if entry.kind != .delete, data == nil {
+                throw OfflineStoreError(.corrupted, "queue entry \(entry.seq) has no local copy to send")
+            }
+            guard try QueueTable.send(entry.seq, sentRev: sentRev, sentData: data?.serialized(), in: db) else {
+                throw OfflineStoreError(.corrupted, "queue entry \(entry.seq) is no longer pending; it is not sent")
+            }
+            var op = PushOperation(id: entry.objectID, kind: entry.kind, data: data,
+                                   baseVersion: entry.kind == .create ? nil : entry.baseVersion,
+                                   idempotencyKey: entry.idempotencyKey)
+            op.isResend = entry.attempts > 0
+            return SentEntry(entry: entry, operation: op, sentRev: sentRev)
+        }
+    }
+}
