@@ -31,10 +31,13 @@ import Testing
 
     // MARK: RemoteChangeRule: one row per line of its table
 
+    /// The pulled record of a change: `{"id": "a"}`, or nil for a tombstone.
+    static func record(_ isTombstone: Bool) -> JSONValue? { isTombstone ? nil : ["id": "a"] }
+
     static func row(server: String? = "1", base: String? = nil, dirty: Bool = false, state: SyncState = .synced,
-                    local: JSONValue? = ["id": "a"], baseCopy: JSONValue? = nil) -> ObjectRow {
+                    local: JSONValue? = ["id": "a"], baseCopy: JSONValue? = nil, copy: JSONValue = ["id": "a"]) -> ObjectRow {
         var row = ObjectRow(collection: "c", id: "a")
-        row.persistent = ["id": "a"]
+        row.persistent = copy
         row.serverVersion = server
         row.baseVersion = base
         row.base = baseCopy
@@ -47,7 +50,11 @@ import Testing
     @Test(arguments: [
         ("unknown object, a record", nil as ObjectRow?, "1", false, RemoteChangeRule.insert),
         ("unknown object, a tombstone", nil, "1", true, .ignore),
-        ("the version held already", row(server: "1"), "1", false, .ignore),
+        ("the version held already, the same copy", row(server: "1"), "1", false, .ignore),
+        ("the version held already, another copy", row(server: "1", copy: ["id": "a", "v": 2]), "1", false, .replace),
+        ("the version held already, a tombstone", row(server: "1"), "1", true, .delete),
+        ("a local edit on the version held, another copy", row(server: "1", base: "1", dirty: true, state: .updated,
+                                                             copy: ["id": "a", "v": 2]), "1", false, .ignore),
         ("a local edit on this very version", row(server: "2", base: "3", dirty: true, state: .updated), "3", false, .ignore),
         ("no local edit, a record", row(server: "1"), "2", false, .replace),
         ("no local edit, a tombstone", row(server: "1"), "2", true, .delete),
@@ -63,7 +70,7 @@ import Testing
          .meetLocalEdit(tombstoneAgrees: true)),
     ] as [(String, ObjectRow?, String, Bool, RemoteChangeRule)])
     func remoteChanges(_ name: String, row: ObjectRow?, version: String, isTombstone: Bool, rule: RemoteChangeRule) {
-        #expect(RemoteChangeRule.decide(row, version: version, isTombstone: isTombstone) == rule, "\(name)")
+        #expect(RemoteChangeRule.decide(row, version: version, record: Self.record(isTombstone)) == rule, "\(name)")
     }
 
     // MARK: QueueTransition: the lifecycle table

@@ -88,7 +88,7 @@ extension SyncEngine {
                            report: inout SyncReport, notices: inout AppNotices, in db: Database) throws {
         let record = try change.record.map { JSONValue.object(try ObjectValidation.members(of: $0, id: change.id)) }
         let existing = try ObjectRow.fetch(db, collection: collection.name, id: change.id, on: local.writerStatements)
-        let rule = RemoteChangeRule.decide(existing, version: change.version, isTombstone: record == nil)
+        let rule = RemoteChangeRule.decide(existing, version: change.version, record: record)
         guard var row = existing else {
             guard rule == .insert else { return }
             var row = ObjectRow(collection: collection.name, id: change.id)

@@ -4,7 +4,8 @@
 /// |---|---|---|
 /// | unknown | a record | ``insert`` |
 /// | unknown | a tombstone | ``ignore`` |
-/// | holds that server version already (a look-back re-read, our own write) | any | ``ignore`` |
+/// | holds that server version already (a look-back re-read, our own write) | the same copy | ``ignore`` |
+/// | holds that server version, no local edit | another copy (a server that stored two versions under one timestamp) | ``replace`` / ``delete`` |
 /// | a local edit based on that very version | any | ``ignore`` |
 /// | no local edit | a record / a tombstone | ``replace`` / ``delete`` |
 /// | conflicted or failed | any | ``storeServerCopy`` (the app still decides) |
@@ -26,11 +27,19 @@ enum RemoteChangeRule: Equatable, Sendable {
     /// without a conflict; otherwise the collection's policy settles the conflict.
     case meetLocalEdit(tombstoneAgrees: Bool)
 
-    /// The rule for a change with `version` (a tombstone when `isTombstone`) meeting `row`.
-    static func decide(_ row: ObjectRow?, version: String?, isTombstone: Bool) -> RemoteChangeRule {
+    /// The rule for a change with `version` and `record` (nil: a tombstone) meeting `row`.
+    static func decide(_ row: ObjectRow?, version: String?, record: JSONValue?) -> RemoteChangeRule {
+        let isTombstone = record == nil
         guard let row else { return isTombstone ? .ignore : .insert }
-        if row.serverVersion == version { return .ignore }
         let hasLocalEdit = row.dirty || row.state == .conflicted || row.state == .failed
+        if row.serverVersion == version {
+            // A version is normally one copy; Kinto stores a client-given `last_modified` equal
+            // to the collection's as it is, so one timestamp can name two copies. Without a
+            // local edit the server's copy wins; with one, the version decides (a REST answer
+            // and a pull of the same version may differ in server-managed fields).
+            guard !hasLocalEdit, row.persistent != record else { return .ignore }
+            return isTombstone ? .delete : .replace
+        }
         if hasLocalEdit, version == row.baseVersion { return .ignore }
         guard hasLocalEdit else { return isTombstone ? .delete : .replace }
         if row.state == .conflicted || row.state == .failed { return .storeServerCopy }
