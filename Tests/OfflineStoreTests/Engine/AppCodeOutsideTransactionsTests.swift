@@ -27,6 +27,17 @@ struct AppCodeOutsideTransactionsTests {
         }
     }
 
+    /// Syncs `todos/a`, lets another client change it, edits it here and flushes: the
+    /// flush meets a conflict on `a`.
+    static func flushIntoAConflictOnA(_ store: ObjectStore, _ backend: InMemoryBackend) async throws -> SyncReport {
+        let todos = store.collection("todos")
+        try await todos.create(["id": "a", "title": "first"])
+        try await store.flush()
+        backend.put(collection: "todos", id: "a", record: ["id": "a", "title": "theirs"])
+        try await todos.patch("a", ["title": "mine"])
+        return try await store.flush()
+    }
+
     @Test func theFailedEntryHandlerMayReadAndWriteTheStore() async throws {
         try await Self.withStore({ box, configuration in
             configuration.failedEntryHandler = { entry, _ in
@@ -55,12 +66,7 @@ struct AppCodeOutsideTransactionsTests {
         }
         try await Self.withStore({ _, _ in }, collection: CollectionDescriptor("todos", conflictPolicy: .custom(resolver))) { store, backend in
             box.store.withLock { $0 = store }
-            let todos = store.collection("todos")
-            try await todos.create(["id": "a", "title": "first"])
-            try await store.flush()
-            backend.put(collection: "todos", id: "a", record: ["id": "a", "title": "theirs"])
-            try await todos.patch("a", ["title": "mine"])
-            let report = try await store.flush()
+            let report = try await Self.flushIntoAConflictOnA(store, backend)
             #expect(report.conflictsDetected == 1 && report.conflictsResolved == 1, "\(report)")
             #expect(try store.metadata(forKey: "resolved")?.hasPrefix("a at ") == true)
             #expect(backend.serverRecord(collection: "todos", id: "a")?.record == ["id": "a", "title": "merged"])
@@ -81,15 +87,10 @@ struct AppCodeOutsideTransactionsTests {
         }
         try await Self.withStore({ _, _ in }, collection: CollectionDescriptor("todos", conflictPolicy: .custom(resolver))) { store, backend in
             box.store.withLock { $0 = store }
-            let todos = store.collection("todos")
-            try await todos.create(["id": "a", "title": "first"])
-            try await store.flush()
-            backend.put(collection: "todos", id: "a", record: ["id": "a", "title": "theirs"])
-            try await todos.patch("a", ["title": "mine"])
-            let report = try await store.flush()
+            let report = try await Self.flushIntoAConflictOnA(store, backend)
             #expect(report.conflictsDetected == 1 && report.conflictsResolved == 0, "\(report)")
             #expect(try store.conflicts().map(\.id) == ["a"], "the conflict stays for the app")
-            #expect(try todos.find("a")?["title"] == "mine")
+            #expect(try store.collection("todos").find("a")?["title"] == "mine")
         }
     }
 }
