@@ -62,7 +62,7 @@ import Testing
 
     // MARK: Push
 
-    @Test func createUpdateDeleteRoundTripWithVersions() async throws {
+    @Test(.liveServer) func createUpdateDeleteRoundTripWithVersions() async throws {
         let backend = try await prepared()
         let created = try applied(try await backend.push([op(.create, "a", ["id": "a", "title": "one"])], collection: collection)[0])
         #expect(created.record == ["id": "a", "title": "one"])
@@ -77,14 +77,14 @@ import Testing
         #expect(try number(deleted.version) > number(v2))
     }
 
-    @Test func createOnExistingIDIsConflictWithServerCopy() async throws {
+    @Test(.liveServer) func createOnExistingIDIsConflictWithServerCopy() async throws {
         let backend = try await prepared()
         let v1 = try applied(try await backend.push([op(.create, "a", ["t": 1])], collection: collection)[0]).version
         let outcome = try await backend.push([op(.create, "a", ["t": 2])], collection: collection)
         #expect(outcome == [.conflict(server: ["id": "a", "t": 1], version: v1)])
     }
 
-    @Test func staleIfMatchIsConflictWithExisting() async throws {
+    @Test(.liveServer) func staleIfMatchIsConflictWithExisting() async throws {
         let backend = try await prepared()
         let v1 = try #require(try applied(try await backend.push([op(.create, "a", ["t": 1])], collection: collection)[0]).version)
         let v2 = try applied(try await backend.push([op(.update, "a", ["t": 2], base: v1)], collection: collection)[0]).version
@@ -94,7 +94,7 @@ import Testing
         #expect(staleDelete == [.conflict(server: ["id": "a", "t": 2], version: v2)])
     }
 
-    @Test func updateOfServerDeletedRecordIsConflictWithoutServerCopy() async throws {
+    @Test(.liveServer) func updateOfServerDeletedRecordIsConflictWithoutServerCopy() async throws {
         let backend = try await prepared()
         let v1 = try #require(try applied(try await backend.push([op(.create, "a", ["t": 1])], collection: collection)[0]).version)
         _ = try await backend.push([op(.delete, "a", base: v1)], collection: collection)
@@ -102,14 +102,14 @@ import Testing
         #expect(outcome == [.conflict(server: nil, version: nil)])
     }
 
-    @Test func deleteOfMissingRecordIsApplied() async throws {
+    @Test(.liveServer) func deleteOfMissingRecordIsApplied() async throws {
         let backend = try await prepared()
         #expect(try await backend.push([op(.delete, "nope")], collection: collection) == [.applied(record: nil, version: nil)])
         #expect(try await backend.push([op(.delete, "nope", base: "123")], collection: collection)
             == [.applied(record: nil, version: nil)])
     }
 
-    @Test func clientLastModifiedIsStripped() async throws {
+    @Test(.liveServer) func clientLastModifiedIsStripped() async throws {
         let backend = try await prepared()
         let result = try applied(try await backend.push([op(.create, "a", ["t": 1, "last_modified": 1_700_000_000_000])],
                                                         collection: collection)[0])
@@ -117,7 +117,7 @@ import Testing
         #expect(result.record == ["id": "a", "t": 1])
     }
 
-    @Test func moreOperationsThanTheBatchLimitAreSplit() async throws {
+    @Test(.liveServer) func moreOperationsThanTheBatchLimitAreSplit() async throws {
         let backend = try await prepared()
         #expect(try await backend.capabilities().maxBatchSize == 25)
         let ops = (1...60).map { op(.create, "r\($0)", ["n": .int(Int64($0))]) }
@@ -129,7 +129,7 @@ import Testing
         #expect(Set(pulled.map(\.id)) == Set(ops.map(\.id)))
     }
 
-    @Test func batchMapsEveryOutcome() async throws {
+    @Test(.liveServer) func batchMapsEveryOutcome() async throws {
         let backend = try await prepared()
         let v1 = try #require(try applied(try await backend.push([op(.create, "old", ["t": 1])], collection: collection)[0]).version)
         let outcomes = try await backend.push([
@@ -151,7 +151,7 @@ import Testing
 
     // MARK: Pull
 
-    @Test func pullsAFreshCollectionInBoundedPages() async throws {
+    @Test(.liveServer) func pullsAFreshCollectionInBoundedPages() async throws {
         let backend = try await prepared(pageSize: 3)
         let versions = try await createRecords(7, on: backend)
         let pages = try await pullAll(backend, since: nil)
@@ -163,14 +163,14 @@ import Testing
         #expect(pages.allSatisfy { $0.total == 7 })
     }
 
-    @Test func emptyCollectionPullsOnePageWithTheCollectionTimestamp() async throws {
+    @Test(.liveServer) func emptyCollectionPullsOnePageWithTheCollectionTimestamp() async throws {
         let backend = try await prepared()
         let page = try await backend.pull(collection: collection, since: nil, continuing: nil)
         #expect(page.changes.isEmpty && page.next == nil)
         #expect(page.cursor.flatMap { Int64($0) } != nil)
     }
 
-    @Test func tombstonesComeBackWithoutRecord() async throws {
+    @Test(.liveServer) func tombstonesComeBackWithoutRecord() async throws {
         let backend = try await prepared()
         let versions = try await createRecords(3, on: backend)
         let deleted = try applied(try await backend.push([op(.delete, "r2", base: versions[1])], collection: collection)[0])
@@ -181,7 +181,7 @@ import Testing
         #expect(changes.first { $0.id == "r1" }?.record == ["id": "r1", "n": 1])
     }
 
-    @Test func recordChangedBetweenPagesIsNotLost() async throws {
+    @Test(.liveServer) func recordChangedBetweenPagesIsNotLost() async throws {
         let backend = try await prepared(pageSize: 3)
         let versions = try await createRecords(7, on: backend)
         let first = try await backend.pull(collection: collection, since: nil, continuing: nil)
@@ -201,7 +201,7 @@ import Testing
         #expect(Set(pages.flatMap(\.changes).map(\.id)) == ["r1", "r2", "r3", "r4", "r6", "r7"])
     }
 
-    @Test func pullFromFinalCursorReturnsLaterChangesAndSameVersionsOnLookBack() async throws {
+    @Test(.liveServer) func pullFromFinalCursorReturnsLaterChangesAndSameVersionsOnLookBack() async throws {
         let backend = try await prepared(pageSize: 4)
         let versions = try await createRecords(5, on: backend)
         let firstPull = try await pullAll(backend, since: nil)
@@ -217,13 +217,13 @@ import Testing
         #expect(try await pullAll(exact, since: cursor).flatMap(\.changes).map(\.id) == ["r2", "r8"])
     }
 
-    @Test func pullOfMissingCollectionIsEmptyAndKeepsTheCursor() async throws {
+    @Test(.liveServer) func pullOfMissingCollectionIsEmptyAndKeepsTheCursor() async throws {
         let backend = try await prepared()
         let page = try await backend.pull(collection: KintoServer.uniqueName("missing"), since: "42", continuing: nil)
         #expect(page.changes.isEmpty && page.cursor == nil && page.next == nil)
     }
 
-    @Test func foreignContinuationIsRefused() async throws {
+    @Test(.liveServer) func foreignContinuationIsRefused() async throws {
         let backend = try await prepared()
         await expectError(.invalidOperation) {
             _ = try await backend.pull(collection: collection, since: nil,
@@ -233,7 +233,7 @@ import Testing
 
     // MARK: Validation, auth, connectivity
 
-    @Test func validateFollowsKintosIDRule() throws {
+    @Test(.liveServer) func validateFollowsKintosIDRule() throws {
         let backend = try KintoServer.backend()
         for good in ["a", "A9", "abc_D-1", String(repeating: "x", count: 300)] { try backend.validate(id: good) }
         for bad in ["", "a.b", "_x", "-x", "../x", "a/b", "é", "a b"] {
@@ -244,7 +244,7 @@ import Testing
         }
     }
 
-    @Test func badBearerTokenIsUnauthorized() async throws {
+    @Test(.liveServer) func badBearerTokenIsUnauthorized() async throws {
         let owner = try await prepared()
         let backend = try KintoServer.backend(auth: .bearer("not-a-token"), bucket: owner.configuration.bucket)
         await expectError(.unauthorized) { try await backend.prepare(collection: collection) }
@@ -253,7 +253,7 @@ import Testing
         await expectError(.unauthorized) { try await backend.ping() }
     }
 
-    @Test func anotherUserCannotUseAPrivateBucketButCanUseASharedOne() async throws {
+    @Test(.liveServer) func anotherUserCannotUseAPrivateBucketButCanUseASharedOne() async throws {
         let url = try KintoServer.url()
         for shared in [false, true] {
             let bucket = KintoServer.uniqueName("b")
@@ -274,7 +274,7 @@ import Testing
         }
     }
 
-    @Test func pingAndCapabilitiesOnTheRealServer() async throws {
+    @Test(.liveServer) func pingAndCapabilitiesOnTheRealServer() async throws {
         let backend = try KintoServer.backend()
         try await backend.ping()
         #expect(try await backend.capabilities() == BackendCapabilities(maxBatchSize: 25))

@@ -23,7 +23,7 @@ import Testing
         }
     }
 
-    @Test func appDataStaysAcrossUsersWhileUserDataNeverLeaks() async throws {
+    @Test(.liveServer) func appDataStaysAcrossUsersWhileUserDataNeverLeaks() async throws {
         let prefix = KintoServer.uniqueName("ap")
         try await withTemporaryDirectory { directory in
             let partitions = try Self.partitions(directory.url, prefix: prefix)
@@ -62,7 +62,7 @@ import Testing
         }
     }
 
-    @Test func logoutRemovesAppDataOnlyWhenAskedAndTheServerKeepsIt() async throws {
+    @Test(.liveServer) func logoutRemovesAppDataOnlyWhenAskedAndTheServerKeepsIt() async throws {
         let prefix = KintoServer.uniqueName("ar")
         try await withTemporaryDirectory { directory in
             let partitions = try Self.partitions(directory.url, prefix: prefix)

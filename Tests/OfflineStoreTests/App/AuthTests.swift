@@ -17,7 +17,7 @@ import Testing
         }
     }
 
-    @Test func loginIsValidatedByTheServerAndLogoutStopsSyncKeepingTheQueue() async throws {
+    @Test(.liveServer) func loginIsValidatedByTheServerAndLogoutStopsSyncKeepingTheQueue() async throws {
         let session = AuthSession()
         try await Self.withKintoStore(session) { store, _ in
             #expect(store.isLoggedIn == false)
@@ -47,7 +47,7 @@ import Testing
         }
     }
 
-    @Test func anExpiringTokenIsRefreshedMidSync() async throws {
+    @Test(.liveServer) func anExpiringTokenIsRefreshedMidSync() async throws {
         let tokens = ExpiringToken(user: "alice", password: Self.password, expireEvery: 4)
         let session = AuthSession(.provider(user: "alice", tokens))
         try await Self.withKintoStore(session, pageSize: 2) { store, _ in
@@ -64,7 +64,7 @@ import Testing
         }
     }
 
-    @Test func credentialsNeverReachTheStoreFileOrDescriptions() async throws {
+    @Test(.liveServer) func credentialsNeverReachTheStoreFileOrDescriptions() async throws {
         let session = AuthSession()
         try await withTemporaryDirectory { directory in
             let backend = try KintoServer.backend(auth: .session(session))

@@ -16,7 +16,7 @@ import Testing
         #expect(reply.status == 200)
     }
 
-    @Test(arguments: BackendKind.allCases)
+    @Test(arguments: BackendKind.available)
     func aServerThatLostItsDataIsReportedAndLocalDataKept(_ kind: BackendKind) async throws {
         let server = try await Harness.make(kind)
         let (store, dir) = try server.makeStore()
@@ -35,7 +35,7 @@ import Testing
         #expect(try todos.object("a")?.state == .synced)
     }
 
-    @Test(arguments: BackendKind.allCases)
+    @Test(arguments: BackendKind.available)
     func clientResetReadsEverythingAgainAndKeepsPendingEdits(_ kind: BackendKind) async throws {
         let server = try await Harness.make(kind)
         let (store, dir) = try server.makeStore()
@@ -80,7 +80,7 @@ import Testing
         }
     }
 
-    @Test func fullResetAndLogoutForgetsDataQueueAndCredentials() async throws {
+    @Test(.liveServer) func fullResetAndLogoutForgetsDataQueueAndCredentials() async throws {
         let session = AuthSession()
         let backend = try KintoServer.backend(auth: .session(session))
         try await withTemporaryStore(configuration: .with { $0.writeMode = .deferred }, backend: backend,
@@ -96,7 +96,7 @@ import Testing
         }
     }
 
-    @Test func logoutAndLoginAsAnotherUserNeverShowsTheFirstUsersData() async throws {
+    @Test(.liveServer) func logoutAndLoginAsAnotherUserNeverShowsTheFirstUsersData() async throws {
         let url = try KintoServer.url()
         let prefix = KintoServer.uniqueName("p")
         try await withTemporaryDirectory { directory in

@@ -16,7 +16,7 @@ import Testing
         return collected
     }
 
-    @Test(arguments: BackendKind.allCases)
+    @Test(arguments: BackendKind.available)
     func aMultiPageRefreshReportsProgressInOrderWithCounts(_ kind: BackendKind) async throws {
         let server = try await Harness.make(kind, pageSize: 2)
         for i in 1...5 { try await server.serverPut("todos", "r\(i)", ["n": .int(Int64(i))]) }
@@ -37,7 +37,7 @@ import Testing
         #expect(report.pulled == 5)
     }
 
-    @Test(arguments: BackendKind.allCases)
+    @Test(arguments: BackendKind.available)
     func aSyncReportsPushProgressConflictsAndTheReport(_ kind: BackendKind) async throws {
         let server = try await Harness.make(kind)
         let (store, dir) = try server.makeStore()

@@ -16,7 +16,7 @@ import Testing
         return store
     }
 
-    @Test func blobRoundTripsThroughKintoAttachment() async throws {
+    @Test(.liveServer) func blobRoundTripsThroughKintoAttachment() async throws {
         try await withTemporaryDirectory { directory in
             let bucket = KintoServer.uniqueName("b")
             let a = try Self.store(directory, "a.sqlite", bucket: bucket)
@@ -67,7 +67,7 @@ import Testing
         }
     }
 
-    @Test func eagerFieldsDownloadDuringRefresh() async throws {
+    @Test(.liveServer) func eagerFieldsDownloadDuringRefresh() async throws {
         try await withTemporaryDirectory { directory in
             let bucket = KintoServer.uniqueName("b")
             let a = try Self.store(directory, "a.sqlite", bucket: bucket)
@@ -84,7 +84,7 @@ import Testing
         }
     }
 
-    @Test func offlineAttachIsQueuedSurvivesARestartAndUploadsOnFlush() async throws {
+    @Test(.liveServer) func offlineAttachIsQueuedSurvivesARestartAndUploadsOnFlush() async throws {
         try await withTemporaryDirectory { directory in
             let bucket = KintoServer.uniqueName("b")
             let bytes = BlobTestSupport.bytes(123_457, seed: 9)
@@ -117,7 +117,7 @@ import Testing
         }
     }
 
-    @Test func kintoRefusesTwoBlobFieldsPerObject() async throws {
+    @Test(.liveServer) func kintoRefusesTwoBlobFieldsPerObject() async throws {
         try await withTemporaryDirectory { directory in
             let store = try ObjectStore(path: directory.path("s.sqlite"), backend: try KintoServer.backend())
             defer { try? store.close() }

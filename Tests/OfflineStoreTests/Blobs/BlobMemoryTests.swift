@@ -15,7 +15,7 @@ import Testing
     /// machine (libcurl's buffers fill while the server is slow); 48 MB blobs grow it no more.
     static let allowedGrowthKB = 8 << 10
 
-    @Test func largeBlobUploadAndDownloadKeepMemoryBounded() async throws {
+    @Test(.liveServer) func largeBlobUploadAndDownloadKeepMemoryBounded() async throws {
         let probe = try #require(Self.probeURL(), "the blob-probe executable was not found: build it with `swift build --build-tests`")
         let kinto = try KintoServer.url()
         try await withTemporaryDirectory { directory in

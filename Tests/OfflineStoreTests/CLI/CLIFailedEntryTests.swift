@@ -15,7 +15,7 @@ struct CLIFailedEntryTests {
                           arguments: [id])
     }
 
-    @Test func aRejectedCreateIsListedThenDiscarded() async throws {
+    @Test(.liveServer) func aRejectedCreateIsListedThenDiscarded() async throws {
         try await CLIWorkspace.with { workspace in
             let store = try await workspace.store().initialise()
             try await store.expect(0, "create", "todos", #"{"t":1}"#, "--id", "a")
@@ -44,7 +44,7 @@ struct CLIFailedEntryTests {
         }
     }
 
-    @Test func aRejectedUpdateIsRolledBack() async throws {
+    @Test(.liveServer) func aRejectedUpdateIsRolledBack() async throws {
         try await CLIWorkspace.with { workspace in
             let store = try await workspace.store().initialise()
             try await store.expect(0, "create", "todos", #"{"t":1}"#, "--id", "b")
@@ -62,7 +62,7 @@ struct CLIFailedEntryTests {
         }
     }
 
-    @Test func aRejectedEditIsFixedAndRetried() async throws {
+    @Test(.liveServer) func aRejectedEditIsFixedAndRetried() async throws {
         try await CLIWorkspace.with { workspace in
             let store = try await workspace.store().initialise()
             try await store.expect(0, "create", "todos", #"{"t":"bad"}"#, "--id", "c")
@@ -98,7 +98,7 @@ struct CLIFailedEntryTests {
         }
     }
 
-    @Test func clientResetKeepsPendingEditsAndFullResetDeletesEverything() async throws {
+    @Test(.liveServer) func clientResetKeepsPendingEditsAndFullResetDeletesEverything() async throws {
         try await CLIWorkspace.with { workspace in
             let store = try await workspace.store().initialise(collections: ["todos"])
             try await store.expect(0, "collection", "add", "drafts", "--local-only")

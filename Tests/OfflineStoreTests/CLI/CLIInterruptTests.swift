@@ -18,7 +18,7 @@ struct CLIInterruptTests {
         return holder
     }
 
-    @Test func sigintWhileWaitingForAnotherProcesssSyncExits130AndKeepsTheQueue() async throws {
+    @Test(.liveServer) func sigintWhileWaitingForAnotherProcesssSyncExits130AndKeepsTheQueue() async throws {
         try await CLIWorkspace.with { workspace in
             let store = try await workspace.store().initialise()
             try await store.expect(0, "create", "todos", #"{"title":"milk"}"#, "--id", "t1")

@@ -7,7 +7,7 @@ import Testing
 /// to exit 1 with "an object id must be at most 256 bytes").
 @Suite("CLI long ids")
 struct CLILongIDTests {
-    @Test func longIDsPulledFromKintoCanBeUpdatedAndDeleted() async throws {
+    @Test(.liveServer) func longIDsPulledFromKintoCanBeUpdatedAndDeleted() async throws {
         try await CLIWorkspace.with { workspace in
             let other = try await workspace.store("other").initialise(deferred: false)
             let app = try await workspace.store("app").initialise()

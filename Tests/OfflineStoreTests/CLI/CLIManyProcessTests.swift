@@ -11,7 +11,7 @@ import Testing
 struct CLIManyProcessTests {
     static let edits = 12
 
-    @Test func editorsAndSyncersOnOneFileNeverFailAndLoseOrDuplicateNothing() async throws {
+    @Test(.liveServer) func editorsAndSyncersOnOneFileNeverFailAndLoseOrDuplicateNothing() async throws {
         try await CLIWorkspace.with { workspace in
             let shared = try await workspace.store("shared").initialise(deferred: false)
             // Two `sync --every` services on the one file, as two schedulers (or an app's AutoSync
@@ -47,7 +47,7 @@ struct CLIManyProcessTests {
         }
     }
 
-    @Test func isSyncingSeesAnotherProcess() async throws {
+    @Test(.liveServer) func isSyncingSeesAnotherProcess() async throws {
         try await CLIWorkspace.with { workspace in
             let shared = try await workspace.store("shared").initialise()
             let store = try ObjectStore(path: shared.path)

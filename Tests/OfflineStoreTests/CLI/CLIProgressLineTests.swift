@@ -5,7 +5,7 @@ import Testing
 /// `script`, which gives the CLI a pseudo-terminal and copies everything it writes.
 @Suite("CLI progress line")
 struct CLIProgressLineTests {
-    @Test func aSyncOnATerminalShowsPushAndPullProgressFromTheSyncEvents() async throws {
+    @Test(.liveServer) func aSyncOnATerminalShowsPushAndPullProgressFromTheSyncEvents() async throws {
         try await CLIWorkspace.with { workspace in
             let store = try await workspace.store().initialise()
             for n in 1...3 { try await store.expect(0, "create", "todos", #"{"n":\#(n)}"#, "--id", "p\(n)") }

@@ -19,7 +19,7 @@ struct CLIRESTTests {
         #expect(try result.json()["resources"]?["resources"]?["orders"]?["wrapKey"] == "order")
     }
 
-    @Test func theDemoWalkThroughWorksOnRails() async throws {
+    @Test(.liveServer) func theDemoWalkThroughWorksOnRails() async throws {
         try await CLIWorkspace.with { workspace in
             let store = workspace.store("shop")
             try await Self.initialise(store)
@@ -65,7 +65,7 @@ struct CLIRESTTests {
         }
     }
 
-    @Test func aBadResourcesFileIsAUsageErrorAndWritesNothing() async throws {
+    @Test(.liveServer) func aBadResourcesFileIsAUsageErrorAndWritesNothing() async throws {
         try await CLIWorkspace.with { workspace in
             let bad = workspace.directory.path("bad.json")
             try Data(#"{"resources":{"orders":{"path":"/orders","wrapkey":"order"}}}"#.utf8).write(to: URL(fileURLWithPath: bad))

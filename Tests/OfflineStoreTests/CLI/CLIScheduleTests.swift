@@ -11,7 +11,7 @@ import Darwin
 /// SIGTERM that loses nothing. Every wait is on the process's output or exit, never a sleep.
 @Suite("CLI scheduled sync")
 struct CLIScheduleTests {
-    @Test func runsTheGivenNumberOfTimes() async throws {
+    @Test(.liveServer) func runsTheGivenNumberOfTimes() async throws {
         try await CLIWorkspace.with { workspace in
             let store = try await workspace.store().initialise()
             try await store.expect(0, "create", "todos", #"{"t":1}"#, "--id", "a")
@@ -43,7 +43,7 @@ struct CLIScheduleTests {
         }
     }
 
-    @Test func sigtermDuringARunFinishesItAndLosesNothing() async throws {
+    @Test(.liveServer) func sigtermDuringARunFinishesItAndLosesNothing() async throws {
         try await CLIWorkspace.with { workspace in
             let a = try await workspace.store("a").initialise()
             for n in 1...5 { try await a.expect(0, "create", "todos", #"{"n":\#(n)}"#, "--id", "o\(n)") }

@@ -8,7 +8,7 @@ import Testing
 struct CLISyncTests {
     static let reportKeys: Set<String> = ["pushed", "pulled", "conflicts", "failed", "pending"]
 
-    @Test func flushRefreshAndSyncCarryEditsBetweenClients() async throws {
+    @Test(.liveServer) func flushRefreshAndSyncCarryEditsBetweenClients() async throws {
         try await CLIWorkspace.with { workspace in
             let a = try await workspace.store("a").initialise()
             let b = try await workspace.store("b").initialise(deferred: false)
@@ -42,7 +42,7 @@ struct CLISyncTests {
         }
     }
 
-    @Test func aConflictExitsWith4UntilItIsResolved() async throws {
+    @Test(.liveServer) func aConflictExitsWith4UntilItIsResolved() async throws {
         try await CLIWorkspace.with { workspace in
             let a = try await workspace.store("a").initialise()
             let b = try await workspace.store("b").initialise()
@@ -81,7 +81,7 @@ struct CLISyncTests {
         }
     }
 
-    @Test func keepServerAndKeepLocalResolveConflicts() async throws {
+    @Test(.liveServer) func keepServerAndKeepLocalResolveConflicts() async throws {
         try await CLIWorkspace.with { workspace in
             let a = try await workspace.store("a").initialise()
             let b = try await workspace.store("b").initialise()
@@ -132,7 +132,7 @@ struct CLISyncTests {
         }
     }
 
-    @Test func refusedCredentialsExitWith6() async throws {
+    @Test(.liveServer) func refusedCredentialsExitWith6() async throws {
         try await CLIWorkspace.with { workspace in
             // Kinto's basic auth takes any user:password, but refuses a bearer token (401).
             let store = try await workspace.store().initialise(extra: ["--token-env", "CLI_TOKEN"])

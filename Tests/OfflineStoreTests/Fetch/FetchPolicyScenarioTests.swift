@@ -13,7 +13,7 @@ import Testing
         return (store, dir)
     }
 
-    @Test(arguments: BackendKind.allCases)
+    @Test(arguments: BackendKind.available)
     func fromCacheNeverAsksTheServer(_ kind: BackendKind) async throws {
         let server = try await Harness.make(kind)
         let (store, _dir) = try await staleStore(server)
@@ -26,7 +26,7 @@ import Testing
         _ = _dir
     }
 
-    @Test(arguments: BackendKind.allCases)
+    @Test(arguments: BackendKind.available)
     func fromServiceReadsTheServerOnlineAndFailsOffline(_ kind: BackendKind) async throws {
         let server = try await Harness.make(kind)
         let (store, _dir) = try await staleStore(server)
@@ -43,7 +43,7 @@ import Testing
         _ = _dir
     }
 
-    @Test(arguments: BackendKind.allCases)
+    @Test(arguments: BackendKind.available)
     func fromServiceIfOnlineFallsBackToTheCache(_ kind: BackendKind) async throws {
         let server = try await Harness.make(kind)
         let (store, _dir) = try await staleStore(server)
@@ -56,7 +56,7 @@ import Testing
         _ = _dir
     }
 
-    @Test(arguments: BackendKind.allCases)
+    @Test(arguments: BackendKind.available)
     func fromServiceOnCacheMissAsksOnlyForMissingObjects(_ kind: BackendKind) async throws {
         let server = try await Harness.make(kind)
         let (store, _dir) = try await staleStore(server)
@@ -75,7 +75,7 @@ import Testing
         _ = _dir
     }
 
-    @Test(arguments: BackendKind.allCases)
+    @Test(arguments: BackendKind.available)
     func fromCacheScheduleRefreshAnswersNowAndReportsFresherData(_ kind: BackendKind) async throws {
         let server = try await Harness.make(kind)
         let (store, _dir) = try await staleStore(server)
@@ -99,7 +99,7 @@ import Testing
         _ = _dir
     }
 
-    @Test(arguments: BackendKind.allCases)
+    @Test(arguments: BackendKind.available)
     func fetchedServerCopiesNeverOverwriteALocalEdit(_ kind: BackendKind) async throws {
         let server = try await Harness.make(kind)
         let (store, _dir) = try await staleStore(server)
@@ -114,7 +114,7 @@ import Testing
         _ = _dir
     }
 
-    @Test(arguments: BackendKind.allCases)
+    @Test(arguments: BackendKind.available)
     func fetchAllFromServicePullsTheCollectionAndDropsServerDeletions(_ kind: BackendKind) async throws {
         let server = try await Harness.make(kind, pageSize: 2)
         let (store, _dir) = try await staleStore(server)

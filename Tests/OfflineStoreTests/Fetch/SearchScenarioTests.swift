@@ -4,7 +4,7 @@ import Testing
 
 /// Server search (RhoConnect `search`): a filtered subset pulled into the store.
 @Suite struct SearchScenarioTests {
-    @Test(arguments: BackendKind.allCases)
+    @Test(arguments: BackendKind.available)
     func searchPullsOnlyTheMatchingSubsetWithProgress(_ kind: BackendKind) async throws {
         let server = try await Harness.make(kind, pageSize: 3)
         let (store, _dir) = try server.makeStore()
@@ -27,7 +27,7 @@ import Testing
         _ = _dir
     }
 
-    @Test(arguments: BackendKind.allCases)
+    @Test(arguments: BackendKind.available)
     func searchCanFlushLocalChangesFirst(_ kind: BackendKind) async throws {
         let server = try await Harness.make(kind)
         let (store, _dir) = try server.makeStore()
@@ -41,7 +41,7 @@ import Testing
         _ = _dir
     }
 
-    @Test(arguments: BackendKind.allCases)
+    @Test(arguments: BackendKind.available)
     func searchOfflineFailsAndBadQueriesAreRefused(_ kind: BackendKind) async throws {
         let server = try await Harness.make(kind)
         let (store, _dir) = try server.makeStore()

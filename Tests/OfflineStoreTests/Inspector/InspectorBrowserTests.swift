@@ -31,7 +31,7 @@ struct InspectorBrowserTests {
         return (ids.arrayValue ?? []).compactMap(\.stringValue)
     }
 
-    @Test func listOpenResolveFieldByFieldFlushAndFindTheMergeOnKinto() async throws {
+    @Test(.liveServer) func listOpenResolveFieldByFieldFlushAndFindTheMergeOnKinto() async throws {
         try await CLIWorkspace.with { workspace in
             let a = try await workspace.store("a").initialise()
             let b = try await workspace.store("b").initialise()
@@ -153,7 +153,7 @@ struct InspectorBrowserTests {
         }
     }
 
-    @Test func aRejectedCreateIsShownWithTheServersAnswerAndDiscardedFromThePage() async throws {
+    @Test(.liveServer) func aRejectedCreateIsShownWithTheServersAnswerAndDiscardedFromThePage() async throws {
         try await CLIWorkspace.with { workspace in
             let store = try await workspace.store().initialise()
             try await store.expect(0, "create", "todos", #"{"title":"Bad"}"#, "--id", "bad")

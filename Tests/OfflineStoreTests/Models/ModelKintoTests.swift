@@ -8,7 +8,7 @@ extension Models {
     @Suite("Typed models on Kinto", .timeLimit(.minutes(2)))
     struct ModelKintoTests {
         /// The issue's snippet, as written, with the key-path query filled in.
-        @Test func theIssueSnippetRunsAsWritten() async throws {
+        @Test(.liveServer) func theIssueSnippetRunsAsWritten() async throws {
             let bucket = KintoServer.uniqueName("b")
             try await withTemporaryDirectory { directory in
                 let store = try ObjectStore(path: directory.path("a.sqlite"), backend: try KintoServer.backend(bucket: bucket))
@@ -55,7 +55,7 @@ extension Models {
             }
         }
 
-        @Test func typedQueriesAndUnknownFieldsOnKinto() async throws {
+        @Test(.liveServer) func typedQueriesAndUnknownFieldsOnKinto() async throws {
             let bucket = KintoServer.uniqueName("b")
             try await withTemporaryDirectory { directory in
                 let json = try ObjectStore(path: directory.path("json.sqlite"), backend: try KintoServer.backend(bucket: bucket))
@@ -85,7 +85,7 @@ extension Models {
         }
 
         @MainActor
-        @Test func aLiveQueryFollowsAnotherDeviceThroughKinto() async throws {
+        @Test(.liveServer) func aLiveQueryFollowsAnotherDeviceThroughKinto() async throws {
             let bucket = KintoServer.uniqueName("b")
             let directory = try TemporaryDirectory()
             defer { directory.remove() }

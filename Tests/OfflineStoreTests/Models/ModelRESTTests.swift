@@ -17,7 +17,7 @@ extension Models {
     struct ModelRESTTests {
         let deferred = ObjectStore.Configuration.with { $0.writeMode = .deferred }
 
-        @Test func typedCustomersGetServerIDsAndQueries() async throws {
+        @Test(.liveServer) func typedCustomersGetServerIDsAndQueries() async throws {
             let name = RailsServer.uniqueName("Ada")
             try await withTemporaryStore(configuration: deferred, backend: try RailsServer.backend()) { store in
                 try store.register(Customer.self)
@@ -47,7 +47,7 @@ extension Models {
             }
         }
 
-        @Test func rejectedTypedEditsCarryTheModelAndTheServersMessages() async throws {
+        @Test(.liveServer) func rejectedTypedEditsCarryTheModelAndTheServersMessages() async throws {
             try await withTemporaryStore(configuration: deferred, backend: try RailsServer.backend()) { store in
                 try store.register(Customer.self)
                 let customers = store.collection(Customer.self)

@@ -5,7 +5,7 @@ extension Models {
     /// Runs `Examples/TodoSync` (the `todo-sync-example` executable) against the real Kinto.
     @Suite("TodoSync example on Kinto", .timeLimit(.minutes(2)))
     struct TodoSyncExampleTests {
-        @Test func theExampleRunsToTheEnd() async throws {
+        @Test(.liveServer) func theExampleRunsToTheEnd() async throws {
             let executable = try #require(ChildProcess.built("todo-sync-example"),
                                           "todo-sync-example is not built: run swift build --build-tests")
             let url = try KintoServer.url()

@@ -9,7 +9,7 @@ struct RESTBackendRailsTests {
     let collections = [CollectionDescriptor("customers"), CollectionDescriptor("orders"), CollectionDescriptor("products")]
     let deferred = ObjectStore.Configuration.with { $0.writeMode = .deferred }
 
-    @Test func offlineCustomerAndOrdersGetServerIDsEverywhere() async throws {
+    @Test(.liveServer) func offlineCustomerAndOrdersGetServerIDsEverywhere() async throws {
         let wire = RailsServer.wire()
         try await withTemporaryStore(configuration: deferred, backend: try RailsServer.backend(transport: wire),
                                      collections: collections) { store in
@@ -46,7 +46,7 @@ struct RESTBackendRailsTests {
         }
     }
 
-    @Test func validationErrorIsKeptPerFieldAndHoldsBackDependentsUntilFixed() async throws {
+    @Test(.liveServer) func validationErrorIsKeptPerFieldAndHoldsBackDependentsUntilFixed() async throws {
         let wire = RailsServer.wire()
         try await withTemporaryStore(configuration: deferred, backend: try RailsServer.backend(transport: wire),
                                      collections: collections) { store in
@@ -83,7 +83,7 @@ struct RESTBackendRailsTests {
         }
     }
 
-    @Test func staleLockVersionIs409WithBothCopies() async throws {
+    @Test(.liveServer) func staleLockVersionIs409WithBothCopies() async throws {
         try await withTemporaryStore(configuration: deferred, backend: try RailsServer.backend(),
                                      collections: collections) { store in
             let created = try await store.collection("customers").create(["name": "Old"])
@@ -110,7 +110,7 @@ struct RESTBackendRailsTests {
         }
     }
 
-    @Test func ifMatchMismatchIs412WithBothCopies() async throws {
+    @Test(.liveServer) func ifMatchMismatchIs412WithBothCopies() async throws {
         try await withTemporaryStore(configuration: deferred, backend: try RailsServer.backend(),
                                      collections: collections) { store in
             let name = RailsServer.uniqueName("pen")
@@ -133,7 +133,7 @@ struct RESTBackendRailsTests {
         }
     }
 
-    @Test func softDeletesArePulledAsTombstonesAndDecimalsDecoded() async throws {
+    @Test(.liveServer) func softDeletesArePulledAsTombstonesAndDecimalsDecoded() async throws {
         try await withTemporaryStore(configuration: deferred, backend: try RailsServer.backend(),
                                      collections: collections) { store in
             var ids: [String] = []
@@ -160,7 +160,7 @@ struct RESTBackendRailsTests {
         }
     }
 
-    @Test func lostAnswerToACreateDoesNotDuplicate() async throws {
+    @Test(.liveServer) func lostAnswerToACreateDoesNotDuplicate() async throws {
         let wire = RailsServer.wire()
         try await withTemporaryStore(configuration: deferred, backend: try RailsServer.backend(transport: wire),
                                      collections: collections) { store in
@@ -183,7 +183,7 @@ struct RESTBackendRailsTests {
         }
     }
 
-    @Test func resentCreateLooksForItsRecordBeforePostingAgain() async throws {
+    @Test(.liveServer) func resentCreateLooksForItsRecordBeforePostingAgain() async throws {
         let wire = RailsServer.wire()
         var resources = RailsServer.resources
         resources["customers"]?.createLookupParameter = "idempotency_key"

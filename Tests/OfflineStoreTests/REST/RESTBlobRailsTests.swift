@@ -31,7 +31,7 @@ struct RESTBlobRailsTests {
         return (id, reference)
     }
 
-    @Test func offlineAttachIsCreatedThenUploadedAndAnotherClientReadsTheSameBytes() async throws {
+    @Test(.liveServer) func offlineAttachIsCreatedThenUploadedAndAnotherClientReadsTheSameBytes() async throws {
         try await withTemporaryDirectory { directory in
             let wire = RailsServer.wire()
             let a = try Self.store(directory, "a.sqlite", transport: wire)
@@ -76,7 +76,7 @@ struct RESTBlobRailsTests {
         }
     }
 
-    @Test func refusedUploadIsFailedUntilRetriedAndTheObjectIsKept() async throws {
+    @Test(.liveServer) func refusedUploadIsFailedUntilRetriedAndTheObjectIsKept() async throws {
         try await withTemporaryDirectory { directory in
             let wire = Self.uploadWire()
             let a = try Self.store(directory, "a.sqlite", transport: wire)
@@ -117,7 +117,7 @@ struct RESTBlobRailsTests {
         }
     }
 
-    @Test func serverErrorAndLostAnswerKeepTheUploadPendingAndStopTheFlush() async throws {
+    @Test(.liveServer) func serverErrorAndLostAnswerKeepTheUploadPendingAndStopTheFlush() async throws {
         try await withTemporaryDirectory { directory in
             let wire = Self.uploadWire()
             let a = try Self.store(directory, "a.sqlite", transport: wire)

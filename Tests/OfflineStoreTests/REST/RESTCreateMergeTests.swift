@@ -44,7 +44,7 @@ struct RESTCreateMergeTests {
         return (temporary, try #require(ids.first { $0 != temporary }))
     }
 
-    @Test func aRefreshTakesTheRecordAnUnansweredCreateMadeAsItsAnswer() async throws {
+    @Test(.liveServer) func aRefreshTakesTheRecordAnUnansweredCreateMadeAsItsAnswer() async throws {
         try await withRailsStore { store, wire in
             let name = RailsServer.uniqueName("adopt")
             let (temporary, id) = try await lostCreate(store, wire: wire, name: name)
@@ -69,7 +69,7 @@ struct RESTCreateMergeTests {
         return try #require(all.json?.arrayValue).filter { $0["name"] == .string(name) && $0["deleted_at"] == .null }
     }
 
-    @Test func anEditOfThePulledCopyIsKeptAndTheQueueMovesOn() async throws {
+    @Test(.liveServer) func anEditOfThePulledCopyIsKeptAndTheQueueMovesOn() async throws {
         try await withRailsStore { store, wire in
             let name = RailsServer.uniqueName("merge")
             let (temporary, pulled) = try await twoCopies(store, wire: wire, name: name)
@@ -88,7 +88,7 @@ struct RESTCreateMergeTests {
         }
     }
 
-    @Test func editsOfBothCopiesAreMergedAndTheLaterEditWinsAClash() async throws {
+    @Test(.liveServer) func editsOfBothCopiesAreMergedAndTheLaterEditWinsAClash() async throws {
         try await withRailsStore { store, wire in
             let name = RailsServer.uniqueName("merge")
             let (temporary, pulled) = try await twoCopies(store, wire: wire, name: name)
@@ -110,7 +110,7 @@ struct RESTCreateMergeTests {
         }
     }
 
-    @Test func anEditMadeWhileTheCreatesAnswerWasLostReachesTheServer() async throws {
+    @Test(.liveServer) func anEditMadeWhileTheCreatesAnswerWasLostReachesTheServer() async throws {
         try await withRailsStore { store, wire in
             let name = RailsServer.uniqueName("replay")
             let (temporary, _) = try await lostCreate(store, wire: wire, name: name)
@@ -136,7 +136,7 @@ struct RESTCreateMergeTests {
         return (temporary, id)
     }
 
-    @Test(arguments: [false, true])
+    @Test(.liveServer, arguments: [false, true])
     func aCreateWhoseRecordWasDeletedMeanwhileIsRemovedOrConflicts(editedSince: Bool) async throws {
         try await withRailsStore { store, wire in
             let customers = store.collection("customers")

@@ -16,7 +16,7 @@ import Testing
 struct FaultProxyTests {
     static let kinds = ["delay", "timeout", "late", "reset", "drop", "5xx", "truncated", "malformed", "wrongtype", "huge"]
 
-    @Test("faults on the wire lose nothing", arguments: kinds)
+    @Test("faults on the wire lose nothing", .liveServer, arguments: kinds)
     func faultsLoseNothing(kind: String) async throws {
         let writer = try #require(ChildProcess.built("crash-writer"), "crash-writer not built: run `swift build --build-tests`")
         let environment = ProcessInfo.processInfo.environment

@@ -18,7 +18,7 @@ import Darwin
 struct ManyProcessKillTests {
     static let edits = 8
 
-    @Test func killingTheSyncHolderLosesAndDuplicatesNothing() async throws {
+    @Test(.liveServer) func killingTheSyncHolderLosesAndDuplicatesNothing() async throws {
         let environment = ProcessInfo.processInfo.environment
         let rounds = environment["RELIABILITY_MP_ROUNDS"].flatMap(Int.init) ?? 2
         let seed = environment["RELIABILITY_SEED"].flatMap(UInt64.init) ?? 20_250_901

@@ -12,7 +12,7 @@ import OfflineStore
 /// short version of the same scenario on the memory Kinto of `KINTO_URL`.
 @Suite("Concurrent writers while refreshing (Kinto, PostgreSQL in scripts/torture)", .serialized)
 struct PostgresHazardTests {
-    @Test func refreshMissesNothingUnderConcurrentWriters() async throws {
+    @Test(.liveServer) func refreshMissesNothingUnderConcurrentWriters() async throws {
         let environment = ProcessInfo.processInfo.environment
         let onPostgres = environment["RELIABILITY_PG_KINTO_URL"].flatMap(URL.init(string:))
         let server = try onPostgres ?? KintoServer.workloadURL()

@@ -17,7 +17,7 @@ struct RESTFaultProxyTests {
         ProcessInfo.processInfo.environment["RELIABILITY_REST_FAULT_KINDS"] == "all" ? FaultProxyTests.kinds : quickKinds
     }
 
-    @Test("faults between the store and Rails lose and duplicate nothing", arguments: kinds)
+    @Test("faults between the store and Rails lose and duplicate nothing", .liveServer, arguments: kinds)
     func faultsLoseNothing(kind: String) async throws {
         try await runs(kind: kind)
     }

@@ -17,7 +17,7 @@ import Darwin
 /// `RELIABILITY_REST_KILLS` sets the number of kill points (20 by default).
 @Suite("Sync workload across kill -9 (real Rails, REST backend)", .serialized)
 struct RESTSyncKillTests {
-    @Test func acknowledgedEditsSurviveKillsInsideRESTFlushes() async throws {
+    @Test(.liveServer) func acknowledgedEditsSurviveKillsInsideRESTFlushes() async throws {
         try await killRuns()
     }
 

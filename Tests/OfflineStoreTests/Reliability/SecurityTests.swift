@@ -14,7 +14,7 @@ struct SecurityTests {
         return [password, basic].filter { text.contains($0) }
     }
 
-    @Test func credentialsStayOutOfLogsErrorsAndTheStoreFile() async throws {
+    @Test(.liveServer) func credentialsStayOutOfLogsErrorsAndTheStoreFile() async throws {
         let box = CapturingLogHandler.Box()
         var configuration = ObjectStore.Configuration()
         configuration.logger = CapturingLogHandler.logger(into: box)
@@ -83,7 +83,7 @@ struct SecurityTests {
         }
     }
 
-    @Test func idsCannotTraverseIntoOtherCollections() async throws {
+    @Test(.liveServer) func idsCannotTraverseIntoOtherCollections() async throws {
         let recorder = RecordingTransport(base: URLSessionTransport())
         let bucket = KintoServer.uniqueName("trav")
         let backend = KintoBackend(configuration: .init(serverURL: try KintoServer.url(), bucket: bucket,

@@ -38,7 +38,7 @@ struct SyncKillTests {
         }
     }
 
-    @Test func acknowledgedEditsSurviveKillsInsideFlushes() async throws {
+    @Test(.liveServer) func acknowledgedEditsSurviveKillsInsideFlushes() async throws {
         let writer = try #require(ChildProcess.built("crash-writer"), "crash-writer not built: run `swift build --build-tests`")
         let environment = ProcessInfo.processInfo.environment
         let kills = environment["RELIABILITY_KILLS"].flatMap(Int.init) ?? 50

@@ -16,7 +16,7 @@ import Testing
         return (store, dir)
     }
 
-    @Test(arguments: BackendKind.allCases)
+    @Test(arguments: BackendKind.available)
     func cancelledBeforeSendingSendsNothing(_ kind: BackendKind) async throws {
         let server = try await Harness.make(kind)
         let (store, _dir) = try await Self.storeWithTwoBatches(server)
@@ -35,7 +35,7 @@ import Testing
         _ = _dir
     }
 
-    @Test(arguments: BackendKind.allCases)
+    @Test(arguments: BackendKind.available)
     func cancelledWhileABatchIsOnTheWireSettlesItAndSendsNoMore(_ kind: BackendKind) async throws {
         let server = try await Harness.make(kind)
         let (store, _dir) = try await Self.storeWithTwoBatches(server)
@@ -62,7 +62,7 @@ import Testing
         _ = _dir
     }
 
-    @Test(arguments: BackendKind.allCases)
+    @Test(arguments: BackendKind.available)
     func aCancelledSyncStopsAfterTheFlushStepItWasIn(_ kind: BackendKind) async throws {
         let server = try await Harness.make(kind)
         let (store, _dir) = try await Self.storeWithTwoBatches(server)
@@ -112,7 +112,7 @@ import Testing
 }
 
 extension CancellationScenarioTests {
-    @Test(arguments: BackendKind.allCases)
+    @Test(arguments: BackendKind.available)
     func aRefreshCancelledDuringAPagedPullKeepsWhatItAppliedAndResumes(_ kind: BackendKind) async throws {
         let server = try await Harness.make(kind, pageSize: 3)
         let (store, _dir) = try server.makeStore()

@@ -20,7 +20,7 @@ import Testing
         return (harness, store, dir)
     }
 
-    @Test(arguments: BackendKind.allCases)
+    @Test(arguments: BackendKind.available)
     func preserveConflictExposesAllCopiesAndKeepLocalResends(_ kind: BackendKind) async throws {
         let (server, store, _dir) = try await Self.conflicted(kind, policy: .preserveConflict,
                                                               local: ["id": "k", "a": 2, "b": 1], server: ["id": "k", "a": 3, "b": 1])
@@ -42,7 +42,7 @@ import Testing
         _ = _dir
     }
 
-    @Test(arguments: BackendKind.allCases)
+    @Test(arguments: BackendKind.available)
     func clientWinsResendsOnTheServersVersion(_ kind: BackendKind) async throws {
         let (server, store, _dir) = try await Self.conflicted(kind, policy: .clientWins,
                                                               local: ["id": "k", "a": 2, "b": 1], server: ["id": "k", "a": 3, "b": 1])
@@ -53,7 +53,7 @@ import Testing
         _ = _dir
     }
 
-    @Test(arguments: BackendKind.allCases)
+    @Test(arguments: BackendKind.available)
     func serverWinsDropsTheLocalEdit(_ kind: BackendKind) async throws {
         let (server, store, _dir) = try await Self.conflicted(kind, policy: .serverWins,
                                                               local: ["id": "k", "a": 2, "b": 1], server: ["id": "k", "a": 3, "b": 1])
@@ -65,7 +65,7 @@ import Testing
         _ = _dir
     }
 
-    @Test(arguments: BackendKind.allCases)
+    @Test(arguments: BackendKind.available)
     func mergeTakesFieldsChangedOnOneSide(_ kind: BackendKind) async throws {
         let (server, store, _dir) = try await Self.conflicted(kind, policy: .merge,
                                                               local: ["id": "k", "a": 2, "b": 1], server: ["id": "k", "a": 1, "b": 3])
@@ -77,7 +77,7 @@ import Testing
         _ = _dir
     }
 
-    @Test(arguments: BackendKind.allCases)
+    @Test(arguments: BackendKind.available)
     func mergeOfOverlappingFieldsFallsBackToPreserve(_ kind: BackendKind) async throws {
         let (server, store, _dir) = try await Self.conflicted(kind, policy: .merge,
                                                               local: ["id": "k", "a": 2, "b": 1], server: ["id": "k", "a": 3, "b": 1])
@@ -88,7 +88,7 @@ import Testing
         _ = _dir
     }
 
-    @Test(arguments: BackendKind.allCases)
+    @Test(arguments: BackendKind.available)
     func aCustomResolverSeesBaseLocalAndServer(_ kind: BackendKind) async throws {
         let resolver: ConflictResolver = { c in
             let sum = (c.local?["a"]?.intValue ?? 0) + (c.server?["a"]?.intValue ?? 0) - (c.base?["a"]?.intValue ?? 0)
@@ -102,7 +102,7 @@ import Testing
         _ = _dir
     }
 
-    @Test(arguments: BackendKind.allCases)
+    @Test(arguments: BackendKind.available)
     func anEditAgainstAServerDeleteIsAConflictAndKeepLocalRecreates(_ kind: BackendKind) async throws {
         let (server, store, _dir) = try await Self.conflicted(kind, policy: .preserveConflict,
                                                               local: ["id": "k", "a": 2, "b": 1], server: nil)
@@ -116,7 +116,7 @@ import Testing
         _ = _dir
     }
 
-    @Test(arguments: BackendKind.allCases)
+    @Test(arguments: BackendKind.available)
     func aDeleteAgainstAServerEditIsAConflictAndKeepServerRestores(_ kind: BackendKind) async throws {
         let (server, store, _dir) = try await Self.conflicted(kind, policy: .preserveConflict,
                                                               local: nil, server: ["id": "k", "a": 5, "b": 1])
@@ -131,7 +131,7 @@ import Testing
         _ = _dir
     }
 
-    @Test(arguments: BackendKind.allCases)
+    @Test(arguments: BackendKind.available)
     func refreshDetectsAConflictWithAPendingEditAndConflictsSurviveReopening(_ kind: BackendKind) async throws {
         let (server, store, dir) = try await Self.conflicted(kind, policy: .preserveConflict,
                                                              local: ["id": "k", "a": 2, "b": 1], server: ["id": "k", "a": 3, "b": 1])

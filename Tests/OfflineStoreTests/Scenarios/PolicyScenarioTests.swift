@@ -4,7 +4,7 @@ import Testing
 
 /// Update policies in immediate write mode (SPEC §4), against both backends.
 @Suite struct PolicyScenarioTests {
-    @Test(arguments: BackendKind.allCases)
+    @Test(arguments: BackendKind.available)
     func queueIfOfflineKeepsTheEditQueuedUntilTheServerIsBack(_ kind: BackendKind) async throws {
         let server = try await Harness.make(kind)
         let (store, _dir) = try server.makeStore(writeMode: .immediate)
@@ -21,7 +21,7 @@ import Testing
         _ = _dir
     }
 
-    @Test(arguments: BackendKind.allCases)
+    @Test(arguments: BackendKind.available)
     func updateIfOnlineFailsOfflineAndChangesNothing(_ kind: BackendKind) async throws {
         let server = try await Harness.make(kind)
         let (store, _dir) = try server.makeStore(writeMode: .immediate, updatePolicy: .updateIfOnline)
@@ -44,7 +44,7 @@ import Testing
         _ = _dir
     }
 
-    @Test(arguments: BackendKind.allCases)
+    @Test(arguments: BackendKind.available)
     func aRejectedImmediateEditThrowsAndStaysAsAFailedEntryUnderQueueIfOffline(_ kind: BackendKind) async throws {
         let server = try await Harness.make(kind)
         let (store, _dir) = try server.makeStore(writeMode: .immediate)
@@ -60,7 +60,7 @@ import Testing
         _ = _dir
     }
 
-    @Test(arguments: BackendKind.allCases)
+    @Test(arguments: BackendKind.available)
     func aRejectedImmediateEditIsUndoneUnderUpdateIfOnline(_ kind: BackendKind) async throws {
         let server = try await Harness.make(kind)
         let (store, _dir) = try server.makeStore(writeMode: .immediate, updatePolicy: .updateIfOnline)
@@ -75,7 +75,7 @@ import Testing
         _ = _dir
     }
 
-    @Test(arguments: BackendKind.allCases)
+    @Test(arguments: BackendKind.available)
     func deferredModeNeverTouchesTheNetworkOnEdit(_ kind: BackendKind) async throws {
         let server = try await Harness.make(kind)
         let (store, _dir) = try server.makeStore(writeMode: .deferred)

@@ -12,7 +12,7 @@ import Testing
         return all
     }
 
-    @Test(arguments: BackendKind.allCases)
+    @Test(arguments: BackendKind.available)
     func offlineEditsThenFlushMakeTheServerEqualLocal(_ kind: BackendKind) async throws {
         let server = try await Harness.make(kind)
         let (store, _dir) = try server.makeStore()
@@ -37,7 +37,7 @@ import Testing
         _ = _dir
     }
 
-    @Test(arguments: BackendKind.allCases)
+    @Test(arguments: BackendKind.available)
     func manyEditsOnFewObjectsSendOneWriteEach(_ kind: BackendKind) async throws {
         let server = try await Harness.make(kind)
         let (store, _dir) = try server.makeStore()
@@ -52,7 +52,7 @@ import Testing
         _ = _dir
     }
 
-    @Test(arguments: BackendKind.allCases)
+    @Test(arguments: BackendKind.available)
     func refreshPicksUpAnotherClientsCreatesUpdatesAndDeletes(_ kind: BackendKind) async throws {
         let server = try await Harness.make(kind)
         let (store, _dir) = try server.makeStore()
@@ -76,7 +76,7 @@ import Testing
         _ = _dir
     }
 
-    @Test(arguments: BackendKind.allCases)
+    @Test(arguments: BackendKind.available)
     func refreshAcrossSeveralPages(_ kind: BackendKind) async throws {
         let server = try await Harness.make(kind, pageSize: 3)
         let (store, _dir) = try server.makeStore()
@@ -87,7 +87,7 @@ import Testing
         _ = _dir
     }
 
-    @Test(arguments: BackendKind.allCases)
+    @Test(arguments: BackendKind.available)
     func aRecordChangedBetweenTwoPagesIsNotSkipped(_ kind: BackendKind) async throws {
         let server = try await Harness.make(kind, pageSize: 2)
         let (store, _dir) = try server.makeStore()
@@ -101,7 +101,7 @@ import Testing
         _ = _dir
     }
 
-    @Test(arguments: BackendKind.allCases)
+    @Test(arguments: BackendKind.available)
     func aServerErrorKeepsTheEntryAndTheNextFlushSucceeds(_ kind: BackendKind) async throws {
         let server = try await Harness.make(kind)
         let (store, _dir) = try server.makeStore()
@@ -121,7 +121,7 @@ import Testing
         _ = _dir
     }
 
-    @Test(arguments: BackendKind.allCases)
+    @Test(arguments: BackendKind.available)
     func aLostResponseIsNeitherDuplicatedNorAFalseConflict(_ kind: BackendKind) async throws {
         let server = try await Harness.make(kind)
         let (store, _dir) = try server.makeStore()
@@ -149,7 +149,7 @@ import Testing
         _ = _dir
     }
 
-    @Test(arguments: BackendKind.allCases)
+    @Test(arguments: BackendKind.available)
     func anEditMadeWhileItsEntryIsInFlightSurvivesTheFlush(_ kind: BackendKind) async throws {
         let server = try await Harness.make(kind)
         let (store, _dir) = try server.makeStore()
@@ -173,7 +173,7 @@ import Testing
         _ = _dir
     }
 
-    @Test(arguments: BackendKind.allCases)
+    @Test(arguments: BackendKind.available)
     func anInFlightAnswerNeverOverwritesANewerEditThatIsStillQueued(_ kind: BackendKind) async throws {
         let server = try await Harness.make(kind)
         let (store, _dir) = try server.makeStore()
@@ -200,7 +200,7 @@ import Testing
         _ = _dir
     }
 
-    @Test(arguments: BackendKind.allCases)
+    @Test(arguments: BackendKind.available)
     func immediateWritesReachTheServerAtOnce(_ kind: BackendKind) async throws {
         let server = try await Harness.make(kind)
         let (store, _dir) = try server.makeStore(writeMode: .immediate)
