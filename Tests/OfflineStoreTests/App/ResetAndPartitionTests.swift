@@ -18,8 +18,7 @@ import Testing
 
     @Test(arguments: BackendKind.available)
     func aServerThatLostItsDataIsReportedAndLocalDataKept(_ kind: BackendKind) async throws {
-        let server = try await Harness.make(kind)
-        let (store, dir) = try server.makeStore()
+        let (server, store, dir) = try await Harness.store(kind)
         defer { _ = dir }
         let todos = store.collection("todos")
         try await todos.create(["id": "a", "title": "A"])
@@ -37,8 +36,7 @@ import Testing
 
     @Test(arguments: BackendKind.available)
     func clientResetReadsEverythingAgainAndKeepsPendingEdits(_ kind: BackendKind) async throws {
-        let server = try await Harness.make(kind)
-        let (store, dir) = try server.makeStore()
+        let (server, store, dir) = try await Harness.store(kind)
         defer { _ = dir }
         let todos = store.collection("todos")
         try await todos.create(["id": "a", "title": "A"])

@@ -39,8 +39,7 @@ import Testing
 
     @Test(arguments: BackendKind.available)
     func aSyncReportsPushProgressConflictsAndTheReport(_ kind: BackendKind) async throws {
-        let server = try await Harness.make(kind)
-        let (store, dir) = try server.makeStore()
+        let (server, store, dir) = try await Harness.store(kind)
         defer { _ = dir }
         let todos = store.collection("todos")
         try await todos.create(["id": "a", "title": "A"])

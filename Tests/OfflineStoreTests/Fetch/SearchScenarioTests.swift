@@ -6,8 +6,7 @@ import Testing
 @Suite struct SearchScenarioTests {
     @Test(arguments: BackendKind.available)
     func searchPullsOnlyTheMatchingSubsetWithProgress(_ kind: BackendKind) async throws {
-        let server = try await Harness.make(kind, pageSize: 3)
-        let (store, _dir) = try server.makeStore()
+        let (server, store, _dir) = try await Harness.store(kind, pageSize: 3)
         for i in 0..<10 {
             try await server.serverPut("todos", "t\(i)", ["owner": i % 2 == 0 ? "ana" : "bo", "n": .int(Int64(i))])
         }
@@ -29,8 +28,7 @@ import Testing
 
     @Test(arguments: BackendKind.available)
     func searchCanFlushLocalChangesFirst(_ kind: BackendKind) async throws {
-        let server = try await Harness.make(kind)
-        let (store, _dir) = try server.makeStore()
+        let (server, store, _dir) = try await Harness.store(kind)
         try await server.serverPut("todos", "s", ["owner": "ana"])
         try await store.collection("todos").create(["id": "mine", "owner": "ana"])
         let result = try await store.search("todos", query: ServerQuery([.equal("owner", "ana")]), syncChanges: true)
@@ -43,8 +41,7 @@ import Testing
 
     @Test(arguments: BackendKind.available)
     func searchOfflineFailsAndBadQueriesAreRefused(_ kind: BackendKind) async throws {
-        let server = try await Harness.make(kind)
-        let (store, _dir) = try server.makeStore()
+        let (server, store, _dir) = try await Harness.store(kind)
         let bad = await #expect(throws: OfflineStoreError.self) {
             try await store.search("todos", query: ServerQuery([.equal("a;drop", "x")]))
         }

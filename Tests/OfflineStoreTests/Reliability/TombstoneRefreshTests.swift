@@ -9,8 +9,7 @@ import Testing
 @Suite struct TombstoneRefreshTests {
     @Test(arguments: BackendKind.available)
     func aTombstoneMeetingALocalDeleteIsNoConflict(_ kind: BackendKind) async throws {
-        let server = try await Harness.make(kind)
-        let (store, dir) = try server.makeStore()
+        let (server, store, dir) = try await Harness.store(kind)
         defer { try? store.close(); _ = dir }
         _ = try await store.collection("todos").create(["id": "k", "a": 1])
         _ = try await store.sync()
@@ -24,8 +23,7 @@ import Testing
 
     @Test(arguments: BackendKind.available)
     func aCreateAfterOurOwnDeleteWhoseAnswerWasLostIsNoConflict(_ kind: BackendKind) async throws {
-        let server = try await Harness.make(kind)
-        let (store, dir) = try server.makeStore()
+        let (server, store, dir) = try await Harness.store(kind)
         defer { try? store.close(); _ = dir }
         _ = try await store.collection("todos").create(["id": "k", "a": 1])
         _ = try await store.sync()
@@ -45,8 +43,7 @@ import Testing
 
     @Test(arguments: BackendKind.available)
     func anEditAfterOurOwnCreateWhoseAnswerWasLostIsNoConflict(_ kind: BackendKind) async throws {
-        let server = try await Harness.make(kind)
-        let (store, dir) = try server.makeStore()
+        let (server, store, dir) = try await Harness.store(kind)
         defer { try? store.close(); _ = dir }
         _ = try await store.collection("todos").create(["id": "k", "a": 1])
         server.loseNextPushResponse()
@@ -63,8 +60,7 @@ import Testing
 
     @Test(arguments: BackendKind.available)
     func aDeleteAfterOurOwnCreateWhoseAnswerWasLostStaysDeleted(_ kind: BackendKind) async throws {
-        let server = try await Harness.make(kind)
-        let (store, dir) = try server.makeStore()
+        let (server, store, dir) = try await Harness.store(kind)
         defer { try? store.close(); _ = dir }
         _ = try await store.collection("todos").create(["id": "k", "a": 1])
         server.loseNextPushResponse()
@@ -81,8 +77,7 @@ import Testing
 
     @Test(arguments: BackendKind.available)
     func anotherClientsDifferentCopyStillConflicts(_ kind: BackendKind) async throws {
-        let server = try await Harness.make(kind)
-        let (store, dir) = try server.makeStore()
+        let (server, store, dir) = try await Harness.store(kind)
         defer { try? store.close(); _ = dir }
         _ = try await store.collection("todos").create(["id": "k", "a": 1])
         _ = try await store.sync()

@@ -114,8 +114,7 @@ import Testing
 extension CancellationScenarioTests {
     @Test(arguments: BackendKind.available)
     func aRefreshCancelledDuringAPagedPullKeepsWhatItAppliedAndResumes(_ kind: BackendKind) async throws {
-        let server = try await Harness.make(kind, pageSize: 3)
-        let (store, _dir) = try server.makeStore()
+        let (server, store, _dir) = try await Harness.store(kind, pageSize: 3)
         for i in 0..<10 { try await server.serverPut("todos", "r\(i)", ["n": .int(Int64(i))]) }
         let (entered, enteredSignal) = AsyncStream<Void>.makeStream()
         let (release, releaseSignal) = AsyncStream<Void>.makeStream()

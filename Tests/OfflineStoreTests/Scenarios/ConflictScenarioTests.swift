@@ -10,8 +10,7 @@ import Testing
     static func conflicted(_ kind: BackendKind, policy: ConflictPolicy, local: JSONValue?, server: JSONValue?)
         async throws -> (any SyncHarness, ObjectStore, ScenarioDirectory)
     {
-        let harness = try await Harness.make(kind)
-        let (store, dir) = try harness.makeStore(policy: policy)
+        let (harness, store, dir) = try await Harness.store(kind, policy: policy)
         let todos = store.collection("todos")
         try await todos.create(["id": "k", "a": 1, "b": 1])
         try await store.flush()

@@ -30,8 +30,7 @@ import Testing
 
     @Test(arguments: BackendKind.available)
     func anEmptyFlushSucceedsWhileTheServerIsUnreachable(_ kind: BackendKind) async throws {
-        let server = try await Harness.make(kind)
-        let (store, _dir) = try server.makeStore()
+        let (server, store, _dir) = try await Harness.store(kind)
         server.setUnreachable(true)
         let report = try await store.flush()
         #expect(report.pushed == 0 && report.pending == 0)

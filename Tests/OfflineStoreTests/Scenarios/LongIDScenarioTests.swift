@@ -13,8 +13,7 @@ import Testing
 
     @Test(arguments: BackendKind.available)
     func pulledRecordsWithLongIDsCanBeEditedAndDeleted(_ kind: BackendKind) async throws {
-        let server = try await Harness.make(kind)
-        let (store, _dir) = try server.makeStore()
+        let (server, store, _dir) = try await Harness.store(kind)
         let todos = store.collection("todos")
         let edited = Self.id(300, "a"), deleted = Self.id(257, "b"), longest = Self.id(2_000, "c")
         #expect(edited.utf8.count == 300 && deleted.utf8.count == 257)
@@ -41,8 +40,7 @@ import Testing
 
     @Test(arguments: BackendKind.available)
     func theAppCreatesLongIDsAndTheStoresOwnRulesStillHold(_ kind: BackendKind) async throws {
-        let server = try await Harness.make(kind)
-        let (store, _dir) = try server.makeStore()
+        let (server, store, _dir) = try await Harness.store(kind)
         let todos = store.collection("todos")
         let long = Self.id(1_000, "d")
         try await todos.create(["id": .string(long), "title": "long"])

@@ -6,8 +6,7 @@ import Testing
 @Suite struct PolicyScenarioTests {
     @Test(arguments: BackendKind.available)
     func queueIfOfflineKeepsTheEditQueuedUntilTheServerIsBack(_ kind: BackendKind) async throws {
-        let server = try await Harness.make(kind)
-        let (store, _dir) = try server.makeStore(writeMode: .immediate)
+        let (server, store, _dir) = try await Harness.store(kind, writeMode: .immediate)
         let todos = store.collection("todos")
         server.setUnreachable(true)
         try await todos.create(["id": "q", "v": 1])           // succeeds: durable and queued
@@ -23,8 +22,7 @@ import Testing
 
     @Test(arguments: BackendKind.available)
     func updateIfOnlineFailsOfflineAndChangesNothing(_ kind: BackendKind) async throws {
-        let server = try await Harness.make(kind)
-        let (store, _dir) = try server.makeStore(writeMode: .immediate, updatePolicy: .updateIfOnline)
+        let (server, store, _dir) = try await Harness.store(kind, writeMode: .immediate, updatePolicy: .updateIfOnline)
         let todos = store.collection("todos")
         try await todos.create(["id": "u", "v": 1])
         #expect(try await server.serverGet("todos", "u") == ["id": "u", "v": 1])
@@ -46,8 +44,7 @@ import Testing
 
     @Test(arguments: BackendKind.available)
     func aRejectedImmediateEditThrowsAndStaysAsAFailedEntryUnderQueueIfOffline(_ kind: BackendKind) async throws {
-        let server = try await Harness.make(kind)
-        let (store, _dir) = try server.makeStore(writeMode: .immediate)
+        let (server, store, _dir) = try await Harness.store(kind, writeMode: .immediate)
         server.failNextPush(status: 422)
         let error = await #expect(throws: OfflineStoreError.self) {
             try await store.collection("todos").create(["id": "r", "v": 1])
@@ -62,8 +59,7 @@ import Testing
 
     @Test(arguments: BackendKind.available)
     func aRejectedImmediateEditIsUndoneUnderUpdateIfOnline(_ kind: BackendKind) async throws {
-        let server = try await Harness.make(kind)
-        let (store, _dir) = try server.makeStore(writeMode: .immediate, updatePolicy: .updateIfOnline)
+        let (server, store, _dir) = try await Harness.store(kind, writeMode: .immediate, updatePolicy: .updateIfOnline)
         let todos = store.collection("todos")
         try await todos.create(["id": "w", "v": 1])
         server.failNextPush(status: 422)
@@ -77,8 +73,7 @@ import Testing
 
     @Test(arguments: BackendKind.available)
     func deferredModeNeverTouchesTheNetworkOnEdit(_ kind: BackendKind) async throws {
-        let server = try await Harness.make(kind)
-        let (store, _dir) = try server.makeStore(writeMode: .deferred)
+        let (server, store, _dir) = try await Harness.store(kind, writeMode: .deferred)
         let before = server.writeCount
         try await store.collection("todos").create(["id": "d"])
         #expect(server.writeCount == before)

@@ -41,12 +41,24 @@ extension SyncHarness {
     }
 }
 
+/// The one place scenario tests get a server and a store from.
 enum Harness {
+    /// A server of `kind` (pages of `pageSize` records).
     static func make(_ kind: BackendKind, pageSize: Int = 100) async throws -> any SyncHarness {
         switch kind {
         case .memory: MemoryHarness(pageSize: pageSize)
         case .kinto: try KintoHarness(pageSize: pageSize)
         }
+    }
+
+    /// A server of `kind` and a new store on it with a `todos` collection (see
+    /// ``SyncHarness/makeStore(writeMode:policy:updatePolicy:)``); the directory holds the store file.
+    static func store(_ kind: BackendKind, pageSize: Int = 100, writeMode: WriteMode = .deferred,
+                      policy: ConflictPolicy = .preserveConflict, updatePolicy: UpdatePolicy = .queueIfOffline)
+        async throws -> (any SyncHarness, ObjectStore, ScenarioDirectory) {
+        let server = try await make(kind, pageSize: pageSize)
+        let (store, directory) = try server.makeStore(writeMode: writeMode, policy: policy, updatePolicy: updatePolicy)
+        return (server, store, directory)
     }
 }
 

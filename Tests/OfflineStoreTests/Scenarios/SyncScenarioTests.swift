@@ -14,8 +14,7 @@ import Testing
 
     @Test(arguments: BackendKind.available)
     func offlineEditsThenFlushMakeTheServerEqualLocal(_ kind: BackendKind) async throws {
-        let server = try await Harness.make(kind)
-        let (store, _dir) = try server.makeStore()
+        let (server, store, _dir) = try await Harness.store(kind)
         let todos = store.collection("todos")
         try await todos.create(["id": "a", "title": "A"])
         try await todos.create(["id": "b", "title": "B", "n": 1])
@@ -39,8 +38,7 @@ import Testing
 
     @Test(arguments: BackendKind.available)
     func manyEditsOnFewObjectsSendOneWriteEach(_ kind: BackendKind) async throws {
-        let server = try await Harness.make(kind)
-        let (store, _dir) = try server.makeStore()
+        let (server, store, _dir) = try await Harness.store(kind)
         let todos = store.collection("todos")
         for i in 0..<3 { try await todos.create(["id": .string("o\(i)"), "v": 0]) }
         for round in 1...10 { for i in 0..<3 { try await todos.patch("o\(i)", ["v": .int(Int64(round))]) } }
@@ -54,8 +52,7 @@ import Testing
 
     @Test(arguments: BackendKind.available)
     func refreshPicksUpAnotherClientsCreatesUpdatesAndDeletes(_ kind: BackendKind) async throws {
-        let server = try await Harness.make(kind)
-        let (store, _dir) = try server.makeStore()
+        let (server, store, _dir) = try await Harness.store(kind)
         try await server.serverPut("todos", "x", ["title": "X"])
         try await server.serverPut("todos", "y", ["title": "Y"])
         var report = try await store.refresh()
@@ -78,8 +75,7 @@ import Testing
 
     @Test(arguments: BackendKind.available)
     func refreshAcrossSeveralPages(_ kind: BackendKind) async throws {
-        let server = try await Harness.make(kind, pageSize: 3)
-        let (store, _dir) = try server.makeStore()
+        let (server, store, _dir) = try await Harness.store(kind, pageSize: 3)
         for i in 0..<10 { try await server.serverPut("todos", "p\(i)", ["i": .int(Int64(i))]) }
         let report = try await store.refresh()
         #expect(report.pulled == 10)
@@ -89,8 +85,7 @@ import Testing
 
     @Test(arguments: BackendKind.available)
     func aRecordChangedBetweenTwoPagesIsNotSkipped(_ kind: BackendKind) async throws {
-        let server = try await Harness.make(kind, pageSize: 2)
-        let (store, _dir) = try server.makeStore()
+        let (server, store, _dir) = try await Harness.store(kind, pageSize: 2)
         for i in 0..<5 { try await server.serverPut("todos", "r\(i)", ["v": 0]) }
         // Between page 1 and page 2, another client edits a record page 1 already returned.
         server.beforeSecondPage { try? await server.serverPut("todos", "r0", ["v": 1]) }
@@ -103,8 +98,7 @@ import Testing
 
     @Test(arguments: BackendKind.available)
     func aServerErrorKeepsTheEntryAndTheNextFlushSucceeds(_ kind: BackendKind) async throws {
-        let server = try await Harness.make(kind)
-        let (store, _dir) = try server.makeStore()
+        let (server, store, _dir) = try await Harness.store(kind)
         try await store.collection("todos").create(["id": "e", "t": 1])
         server.failNextPush(status: 503)
         let interrupted = await #expect(throws: OfflineStoreError.self) { try await store.flush() }
@@ -123,8 +117,7 @@ import Testing
 
     @Test(arguments: BackendKind.available)
     func aLostResponseIsNeitherDuplicatedNorAFalseConflict(_ kind: BackendKind) async throws {
-        let server = try await Harness.make(kind)
-        let (store, _dir) = try server.makeStore()
+        let (server, store, _dir) = try await Harness.store(kind)
         let todos = store.collection("todos")
         try await todos.create(["id": "l", "t": 1])
         server.loseNextPushResponse()
@@ -151,8 +144,7 @@ import Testing
 
     @Test(arguments: BackendKind.available)
     func anEditMadeWhileItsEntryIsInFlightSurvivesTheFlush(_ kind: BackendKind) async throws {
-        let server = try await Harness.make(kind)
-        let (store, _dir) = try server.makeStore()
+        let (server, store, _dir) = try await Harness.store(kind)
         let todos = store.collection("todos")
         try await todos.create(["id": "f", "v": 1])
         let editedInFlight = OnceFlag()
@@ -175,8 +167,7 @@ import Testing
 
     @Test(arguments: BackendKind.available)
     func anInFlightAnswerNeverOverwritesANewerEditThatIsStillQueued(_ kind: BackendKind) async throws {
-        let server = try await Harness.make(kind)
-        let (store, _dir) = try server.makeStore()
+        let (server, store, _dir) = try await Harness.store(kind)
         let todos = store.collection("todos")
         try await todos.create(["id": "g", "v": 1])
         // The newer edit is made while the create is in flight, and the flush is cut
@@ -202,8 +193,7 @@ import Testing
 
     @Test(arguments: BackendKind.available)
     func immediateWritesReachTheServerAtOnce(_ kind: BackendKind) async throws {
-        let server = try await Harness.make(kind)
-        let (store, _dir) = try server.makeStore(writeMode: .immediate)
+        let (server, store, _dir) = try await Harness.store(kind, writeMode: .immediate)
         let todos = store.collection("todos")
         try await todos.create(["id": "i", "v": 1])
         #expect(try await server.serverGet("todos", "i") == ["id": "i", "v": 1])
