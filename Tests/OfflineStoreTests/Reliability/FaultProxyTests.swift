@@ -18,42 +18,13 @@ struct FaultProxyTests {
 
     @Test("faults on the wire lose nothing", .liveServer, arguments: kinds)
     func faultsLoseNothing(kind: String) async throws {
-        let writer = try #require(ChildProcess.built("crash-writer"), "crash-writer not built: run `swift build --build-tests`")
         let environment = ProcessInfo.processInfo.environment
-        let edits = environment["RELIABILITY_FAULT_EDITS"].flatMap(Int.init) ?? 30
-        let runs = environment["RELIABILITY_FAULT_RUNS"].flatMap(Int.init) ?? 1
         let seed = environment["RELIABILITY_SEED"].flatMap(UInt64.init) ?? 20_250_901
-        var random = ObjectStoreCrashTests.SeededGenerator(state: seed &+ UInt64(kind.utf8.reduce(0) { $0 &* 31 &+ Int($1) }))
-        var tally = ReliabilityTally(scenario: "proxy fault: \(kind)")
-
-        try await withTemporaryDirectory { directory in
-            let check = WorkloadCheck(server: try KintoServer.workloadURL(), bucket: KintoServer.uniqueName("fault"))
-            let storePath = directory.path("fault.sqlite")
-            var model: ObjectStoreCrashTests.Model = [:]
-            var firstValue: Int64 = 1
-            for round in 0..<runs {
-                let proxySeed = random.next()
-                let context = "\(kind) run \(round) (seed \(seed), proxy seed \(proxySeed % 1_000_000_007))"
-                let proxy = try await FaultProxy.start(upstream: check.server, seed: proxySeed, rate: 0.3, faults: [kind], hold: 2.5,
-                                           logPath: directory.path("proxy-\(round).log"))
-                let child = ChildProcess(executable: writer, arguments: [
-                    storePath, String(random.next()), String(firstValue), String(edits),
-                    "--server", proxy.url.absoluteString, "--bucket", check.bucket, "--timeout", "1",
-                ])
-                let outcome = try await child.run(stderrPath: directory.path("stderr-\(round).txt")) { _ in .goOn }
-                await proxy.stop()
-                #expect(outcome.exitStatus == 0, "\(context): the workload failed: \(outcome.stderr)")
-                let run = try WorkloadTranscript(outcome.lines)
-                let injected = proxy.requests().filter { $0.fault != "pass" }.count
-                tally.runs += 1
-                tally.injected += injected
-                model = try check.checkLocal(storePath: storePath, model: model, run: run, tally: &tally, context: context)
-                try await check.quiesceAndCompare(storePath: storePath, model: model, tally: &tally, context: context)
-                firstValue += Int64(run.intents.count)
-            }
-        }
-        print(tally)
-        #expect(tally.isClean, "\(tally)")
-        #expect(tally.injected > 0, "no \(kind) fault was injected: the scenario proved nothing")
+        let target = WorkloadCheck(server: try KintoServer.workloadURL(), bucket: KintoServer.uniqueName("fault"))
+        try await WorkloadDriver.faultRuns(target, kind: kind,
+                                           edits: environment["RELIABILITY_FAULT_EDITS"].flatMap(Int.init) ?? 30,
+                                           runs: environment["RELIABILITY_FAULT_RUNS"].flatMap(Int.init) ?? 1,
+                                           seed: seed, randomSeed: WorkloadDriver.seed(seed, kind: kind, salt: 0),
+                                           scenario: "proxy fault: \(kind)", label: "")
     }
 }
