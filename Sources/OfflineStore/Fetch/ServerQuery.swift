@@ -5,11 +5,11 @@
 /// ```
 /// Every term must hold (AND). Backends translate terms to their own parameters;
 /// `KintoBackend` sends `status=open&gt_priority=2`.
-public struct ServerQuery: Sendable, Hashable {
+public struct ServerQuery: Sendable, Hashable, Codable {
     /// One comparison of a top-level field with a value.
-    public struct Term: Sendable, Hashable {
+    public struct Term: Sendable, Hashable, Codable {
         /// How the field is compared.
-        public enum Operator: String, Sendable, Hashable, CaseIterable {
+        public enum Operator: String, Sendable, Hashable, CaseIterable, Codable {
             /// field == value
             case equal
             /// field != value

@@ -78,12 +78,24 @@ public struct ObjectChange: Sendable, Hashable {
     public var kind: Kind
     /// A local edit or the server.
     public var origin: ChangeOrigin
+    /// Why the change happened, when the kind alone does not say: ``Reason/leftScope`` for an
+    /// object removed because its server record no longer matches the collection's sync scope.
+    public var reason: Reason?
+
+    /// Why a change happened.
+    public enum Reason: String, Sendable, Hashable, Codable {
+        /// The server record stopped matching the collection's ``CollectionDescriptor/syncScope``
+        /// (changed on the server, or the scope changed): the local copy was removed, the
+        /// record is still on the server.
+        case leftScope
+    }
 
     /// Creates a change.
-    public init(collection: String, id: String, kind: Kind, origin: ChangeOrigin) {
+    public init(collection: String, id: String, kind: Kind, origin: ChangeOrigin, reason: Reason? = nil) {
         self.collection = collection
         self.id = id
         self.kind = kind
         self.origin = origin
+        self.reason = reason
     }
 }

@@ -54,6 +54,26 @@ enum CollectionsTable {
         try db.execute(sql: "UPDATE collections SET cursor = ? WHERE name = ?", arguments: [cursor, collection])
     }
 
+    /// The stored definition of a collection, if it was registered before.
+    static func stored(_ name: String, in db: Database) throws -> StoredDescriptor? {
+        guard let text = try String.fetchOne(db, sql: "SELECT descriptor FROM collections WHERE name = ?", arguments: [name])
+        else { return nil }
+        return try? JSONDecoder().decode(StoredDescriptor.self, from: Data(text.utf8))
+    }
+
+    /// What a changed sync scope still has to pull (nil: nothing).
+    static func scopeCatchUp(of collection: String, in db: Database) throws -> ScopeCatchUp? {
+        guard let text = try String.fetchOne(db, sql: "SELECT scope_catchup FROM collections WHERE name = ?", arguments: [collection])
+        else { return nil }
+        return try JSONDecoder().decode(ScopeCatchUp.self, from: Data(text.utf8))
+    }
+
+    /// Records (or, with nil, clears) what a changed sync scope still has to pull.
+    static func setScopeCatchUp(_ catchUp: ScopeCatchUp?, of collection: String, in db: Database) throws {
+        let text = try catchUp.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) }
+        try db.execute(sql: "UPDATE collections SET scope_catchup = ? WHERE name = ?", arguments: [text, collection])
+    }
+
     /// Forgets every collection's pull cursor.
     static func clearCursors(in db: Database) throws {
         try db.execute(sql: "UPDATE collections SET cursor = NULL")

@@ -43,6 +43,17 @@ enum KeyedRows {
             """, arguments: [collection, text, text, text]).map(ObjectRow.init(row:))
     }
 
+    /// Removes an object and everything keyed by it: usage, blob rows (their files go with
+    /// the next sweep) and the id aliases that point at it. Its queue entries must be gone.
+    static func removeObject(_ db: Database, collection: String, id: String) throws {
+        try db.execute(sql: """
+            DELETE FROM objects WHERE collection = ? AND id = ?;
+            DELETE FROM object_usage WHERE collection = ? AND id = ?;
+            DELETE FROM blobs WHERE collection = ? AND object_id = ?;
+            DELETE FROM id_aliases WHERE collection = ? AND server_id = ?;
+            """, arguments: [collection, id, collection, id, collection, id, collection, id])
+    }
+
     /// Removes the rows every keyed table holds for objects that no longer exist: usage,
     /// blob rows (their files go with the next sweep) and id aliases whose server id is gone,
     /// and queue entries of missing objects. Called by the resets.

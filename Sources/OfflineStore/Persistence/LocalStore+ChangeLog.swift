@@ -38,7 +38,7 @@ extension LocalStore {
 
     /// Reads and empties the change log inside the write's transaction; tells GRDB's
     /// observations that `objects` changed (it cannot see changes of WITHOUT ROWID tables).
-    func drainChangeLog(_ db: Database, origin: ChangeOrigin) throws -> [ObjectChange] {
+    func drainChangeLog(_ db: Database, origin: ChangeOrigin, reasons: ChangeReasons? = nil) throws -> [ObjectChange] {
         guard runtime.changeLogInstalled.withLock({ $0 }) else { return [] }
         let rows = try Row.fetchAll(db, sql: "SELECT collection, id, kind FROM temp.object_changes ORDER BY rowid")
         guard !rows.isEmpty else { return [] }
@@ -46,7 +46,9 @@ extension LocalStore {
         try db.notifyChanges(in: Table("objects"))
         return rows.compactMap { row in
             guard let kind = ObjectChange.Kind(rawValue: row["kind"]) else { return nil }   // "touched"
-            return ObjectChange(collection: row["collection"], id: row["id"], kind: kind, origin: origin)
+            let collection: String = row["collection"], id: String = row["id"]
+            return ObjectChange(collection: collection, id: id, kind: kind, origin: origin,
+                                reason: reasons?.byObject[ObjectKey(collection: collection, id: id)])
         }
     }
 

@@ -70,8 +70,9 @@ final class LocalStore: Sendable {
 
     /// Runs `body` in one write transaction; its object changes are published after the
     /// commit, marked with `origin`.
-    func write<T>(_ action: String, origin: ChangeOrigin = .local, _ body: (Database) throws -> T) throws -> T {
-        try writing(action, origin: origin, preparedTransaction: false, body)
+    func write<T>(_ action: String, origin: ChangeOrigin = .local, reasons: ChangeReasons? = nil,
+                  _ body: (Database) throws -> T) throws -> T {
+        try writing(action, origin: origin, reasons: reasons, preparedTransaction: false, body)
     }
 
     /// A write of one app edit: like ``write(_:origin:_:)``, but the transaction begins and
@@ -84,19 +85,19 @@ final class LocalStore: Sendable {
     /// against statements running after SQLite rolled a failed transaction back on its
     /// own is armed by `inTransaction` only. On an error the transaction rolls back whole.
     func writeEdit<T>(_ action: String, _ body: (Database) throws -> T) throws -> T {
-        try writing(action, origin: .local, preparedTransaction: true, body)
+        try writing(action, origin: .local, reasons: nil, preparedTransaction: true, body)
     }
 
     /// Runs `body` and the draining of its change log in one transaction (GRDB's, or begun
     /// and committed with the writer's prepared statements), maps errors to typed storage
     /// errors, and publishes the changes after the commit.
-    private func writing<T>(_ action: String, origin: ChangeOrigin, preparedTransaction: Bool,
+    private func writing<T>(_ action: String, origin: ChangeOrigin, reasons: ChangeReasons?, preparedTransaction: Bool,
                             _ body: (Database) throws -> T) throws -> T {
         try ensureOpen()
         var changes: [ObjectChange] = []
         func drained(_ db: Database) throws -> T {
             let result = try body(db)
-            changes = try drainChangeLog(db, origin: origin)
+            changes = try drainChangeLog(db, origin: origin, reasons: reasons)
             return result
         }
         let result: T
@@ -131,4 +132,9 @@ final class LocalStore: Sendable {
     private func ensureOpen() throws {
         if isClosed { throw OfflineStoreError(.closed, "the store was closed") }
     }
+}
+
+/// Why a write removes objects, by object, filled in by the write's body (see ``ObjectChange/reason``).
+final class ChangeReasons {
+    var byObject: [ObjectKey: ObjectChange.Reason] = [:]
 }

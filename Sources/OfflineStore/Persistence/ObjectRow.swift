@@ -138,6 +138,17 @@ struct ObjectRow: Sendable {
         try db.execute(sql: "DELETE FROM objects WHERE collection = ? AND id = ?", arguments: [collection, id])
     }
 
+    /// Every object of a collection that the server has a copy of, by id.
+    static func withServerCopy(_ db: Database, in collection: String) throws -> [ObjectRow] {
+        try Row.fetchAll(db, sql: "SELECT \(columns) FROM objects WHERE collection = ? AND persistent IS NOT NULL ORDER BY id",
+                         arguments: [collection]).map(ObjectRow.init(row:))
+    }
+
+    /// Whether the store holds any object of a collection.
+    static func any(_ db: Database, in collection: String) throws -> Bool {
+        try Bool.fetchOne(db, sql: "SELECT EXISTS(SELECT 1 FROM objects WHERE collection = ?)", arguments: [collection]) ?? false
+    }
+
     /// The conflicted objects, optionally of one collection, by collection and id.
     static func conflicted(_ db: Database, in collection: String?) throws -> [ObjectRow] {
         var sql = "SELECT \(columns) FROM objects WHERE state = 'conflicted'"

@@ -95,6 +95,10 @@ enum StoreSchema {
                 ALTER TABLE blobs ADD COLUMN status INTEGER;
                 """)
         }
+        migrator.registerMigration("v4-scopes") { db in
+            // What a changed sync scope still has to pull once (ScopeCatchUp, JSON), until a refresh did it.
+            try db.execute(sql: "ALTER TABLE collections ADD COLUMN scope_catchup TEXT")
+        }
         return migrator
     }
 }

@@ -20,6 +20,11 @@ public struct CollectionDescriptor: Sendable {
     public var conflictPolicy: ConflictPolicy
     /// Fields that hold binary attachments (see ``BlobField``); empty by default.
     public var blobFields: [BlobField] = []
+    /// The subset of the server's records this store keeps in sync (Docs/Policies.md, "Sync
+    /// scopes"): `refresh` pulls only records matching it, and removes local copies of
+    /// records that stop matching (unless they have pending edits or a conflict). Nil: the
+    /// whole collection. Local edits are pushed whatever the scope.
+    public var syncScope: ServerQuery?
     /// Whether the collection holds data shared by every user of the device (the app
     /// partition; see ``partition``). Default false.
     var isAppShared = false
@@ -68,6 +73,12 @@ public struct CollectionDescriptor: Sendable {
             }
         }
         try validateBlobFields()
+        if let syncScope {
+            guard !isLocalOnly else {
+                throw OfflineStoreError(.invalidOperation, "\(name) is local-only: it has no server records to scope")
+            }
+            try syncScope.validate()
+        }
     }
 
     /// Checks an object against the declared fields.
@@ -104,6 +115,8 @@ struct StoredDescriptor: Codable, Sendable, Hashable {
     var conflictPolicy: String
     /// Absent (nil) when the collection has no blob fields, so older stored descriptors compare equal.
     var blobFields: [BlobField]?
+    /// Absent (nil) for the whole collection.
+    var syncScope: ServerQuery?
 
     init(_ d: CollectionDescriptor) {
         fields = d.fields
@@ -111,11 +124,14 @@ struct StoredDescriptor: Codable, Sendable, Hashable {
         updatePolicy = d.updatePolicy
         conflictPolicy = d.conflictPolicy.name
         blobFields = d.blobFields.isEmpty ? nil : d.blobFields
+        syncScope = d.syncScope.flatMap { $0.terms.isEmpty ? nil : $0 }
     }
 
     func descriptor(named name: String) -> CollectionDescriptor {
-        CollectionDescriptor(
+        var d = CollectionDescriptor(
             name, fields: fields, blobFields: blobFields ?? [], localOnly: localOnly, updatePolicy: updatePolicy,
             conflictPolicy: ConflictPolicy(name: conflictPolicy) ?? .preserveConflict)
+        d.syncScope = syncScope
+        return d
     }
 }

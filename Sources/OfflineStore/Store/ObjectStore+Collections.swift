@@ -6,13 +6,25 @@ extension ObjectStore {
     ///
     /// Declared indexed fields get an SQLite index. A custom conflict resolver lives
     /// in memory only: register the collection again after reopening.
+    ///
+    /// Registering it with another ``CollectionDescriptor/syncScope`` changes what it keeps
+    /// in sync: local copies the new scope does not hold are removed now (unless they have
+    /// pending edits or a conflict; observers see them go with reason `leftScope`), and the
+    /// next refresh pulls, once, the records the new scope adds (Docs/Policies.md, "Sync scopes").
     /// - Throws: ``OfflineStoreError`` `invalidFieldPath` for a bad field declaration,
     ///   `collectionExists` when the collection exists with different fields.
     public func register(_ descriptor: CollectionDescriptor) throws {
         try descriptor.validateDefinition()
         try checkBlobSupport(descriptor)
-        try write("registering collection \(descriptor.name)") { db in
+        let reasons = ChangeReasons()
+        try local.write("registering collection \(descriptor.name)", origin: .server, reasons: reasons) { db in
+            let stored = try CollectionsTable.stored(descriptor.name, in: db)
             try CollectionsTable.save(descriptor, in: db, statements: writerStatements)
+            // A changed sync scope: catch up on the next refresh, drop what it no longer holds.
+            let newScope = StoredDescriptor(descriptor).syncScope
+            if let stored, stored.syncScope != newScope {
+                try ScopeChange.apply(from: stored.syncScope, to: newScope, collection: descriptor.name, in: db, reasons: reasons)
+            }
         }
         registry.set(descriptor)
     }

@@ -25,6 +25,8 @@ public struct SyncReport: Sendable, Hashable, Codable {
     public var blobsDownloaded = 0
     /// Blob uploads still pending or refused, store-wide, at the end of a flush.
     public var blobsWaiting = 0
+    /// Objects removed locally because their server record left the collection's sync scope.
+    public var leftScope = 0
 
     /// Creates an empty report.
     public init() {}
@@ -51,5 +53,6 @@ public struct SyncReport: Sendable, Hashable, Codable {
         blobsUploaded += other.blobsUploaded
         blobsDownloaded += other.blobsDownloaded
         blobsWaiting = other.blobsWaiting
+        leftScope += other.leftScope
     }
 }

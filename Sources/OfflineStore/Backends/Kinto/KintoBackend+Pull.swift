@@ -26,6 +26,34 @@ extension KintoBackend {
     ///   (also while backing off), `badResponse`, `invalidOperation` (a token this backend
     ///   did not make), `configuration` (invalid names).
     public func pull(collection: String, since cursor: String?, continuing: PullContinuation?) async throws -> PullPage {
+        try await pull(collection: collection, since: cursor, continuing: continuing, filters: [])
+    }
+
+    /// ``pull(collection:since:continuing:)`` of the records matching `scope`: its terms go
+    /// to Kinto as filter parameters (`region=north`, `in_region=…`, `not_region=…`, …), on
+    /// the bounding `HEAD` and every page. Kinto filters tombstones out (they carry no
+    /// fields); the departure pull brings them.
+    public func pull(collection: String, since cursor: String?, continuing: PullContinuation?,
+                     scope: ServerQuery) async throws -> PullPage {
+        try scope.validate()
+        return try await pull(collection: collection, since: cursor, continuing: continuing,
+                              filters: try scope.terms.map(Self.filter))
+    }
+
+    /// ``pull(collection:since:continuing:)`` with `_fields=id,last_modified,…`: ids, versions
+    /// and the named fields only, tombstones included.
+    public func pull(collection: String, since cursor: String?, continuing: PullContinuation?,
+                     fields: [String]) async throws -> PullPage {
+        for field in fields where !FieldSchema.isValidName(field) {
+            throw OfflineStoreError(.invalidFieldPath, "field '\(field.prefix(64))' must be letters, digits and '_'")
+        }
+        let list = (["id", "last_modified", "deleted"] + fields.sorted()).joined(separator: ",")
+        return try await pull(collection: collection, since: cursor, continuing: continuing, filters: [("_fields", list)])
+    }
+
+    /// The pull, with extra query parameters on its first page (later pages follow Kinto's `Next-Page`, which keeps them).
+    private func pull(collection: String, since cursor: String?, continuing: PullContinuation?,
+                      filters extra: [(String, String)]) async throws -> PullPage {
         try checkName(collection)
         try checkBackoff()
         let recordsURL = paths.url(paths.recordsPath(collection))
@@ -37,7 +65,7 @@ extension KintoBackend {
                                         "the pull continuation does not point at collection \"\(collection)\" of this server")
             }
         } else {
-            guard let first = try await firstPage(collection: collection, since: cursor) else {
+            guard let first = try await firstPage(collection: collection, since: cursor, extra: extra) else {
                 return PullPage(changes: [], cursor: nil, next: nil)
             }
             token = first
@@ -65,9 +93,9 @@ extension KintoBackend {
     }
 
     /// Learns the bound and builds the first page's URL; nil when the collection is missing.
-    private func firstPage(collection: String, since cursor: String?) async throws -> PullToken? {
+    private func firstPage(collection: String, since cursor: String?, extra: [(String, String)]) async throws -> PullToken? {
         let path = paths.recordsPath(collection)
-        var filter: [(String, String)] = []
+        var filter: [(String, String)] = extra
         if let since = cursor.flatMap({ Int64(KintoReply.unquote($0)) }) {
             // Saturating: a hostile cursor (a negative ETag) or a huge look-back must not trap.
             let (back, overflow) = since.subtractingReportingOverflow(Self.milliseconds(configuration.lookBack))

@@ -17,28 +17,109 @@ extension SyncEngine {
             if let cancelled = SyncCancellation.check("the refresh") { return (try finish(report), cancelled) }
             do {
                 try await backend.prepare(collection: collection.name)
-                var cursor = full ? nil : try storedCursor(of: collection.name)
-                var continuation: PullContinuation?
-                let fromStart = cursor == nil
-                var seen = 0
-                repeat {
-                    // Cancelled: stop between pages; every page already applied stays applied
-                    // with its cursor, and the next refresh resumes from there.
-                    if Task.isCancelled { throw CancellationError() }
-                    let page = try await backend.pull(collection: collection.name, since: cursor, continuing: continuation)
-                    try apply(page, to: collection, report: &report)
-                    reportPullProgress(collection.name, page: page, run: run)
-                    seen += page.changes.count
-                    if let c = page.cursor, page.next == nil { cursor = c }
-                    continuation = page.next
-                } while continuation != nil
-                if fromStart, seen == 0 { try checkServerKeptData(of: collection.name) }
+                try await refresh(collection, full: full, report: &report, run: run)
             } catch {
                 return (try finish(report), SyncCancellation.stop(for: error, "the refresh"))
             }
         }
         if let cancelled = SyncCancellation.check("the refresh") { return (try finish(report), cancelled) }
         return try await downloadEagerBlobs((try finish(report), nil), collections: targets)
+    }
+
+    /// Pulls one collection: first what a changed scope still has to pull, then the changes
+    /// since the cursor (of the records in its scope), then, for a scoped collection, the
+    /// records that left the scope.
+    private func refresh(_ collection: CollectionDescriptor, full: Bool, report: inout SyncReport, run: SyncRun) async throws {
+        let scope = collection.syncScope.flatMap { $0.terms.isEmpty ? nil : $0 }
+        var cursor = full ? nil : try storedCursor(of: collection.name)
+        let catchUp = try read("reading the scope of \(collection.name)") { db in
+            try CollectionsTable.scopeCatchUp(of: collection.name, in: db)
+        }
+        switch catchUp {
+        case .fullPull?: cursor = nil
+        case .queries(let queries)?:
+            // The records the new scope adds, from the beginning; the cursor is not theirs to move.
+            for query in queries {
+                _ = try await pullPages(collection, since: nil, scope: query, storingCursor: false, report: &report, run: run)
+            }
+        case nil: break
+        }
+        let departuresSince = cursor
+        let hadObjects = try read("reading \(collection.name)") { db in try ObjectRow.any(db, in: collection.name) }
+        let pulled = try await pullPages(collection, since: cursor, scope: scope, storingCursor: true, report: &report, run: run)
+        if let scope, hadObjects {
+            try await removeDepartures(collection, scope: scope, since: departuresSince, delivered: pulled.ids, report: &report)
+        }
+        if catchUp != nil {
+            try write("recording the scope catch-up of \(collection.name)") { db in
+                try CollectionsTable.setScopeCatchUp(nil, of: collection.name, in: db)
+            }
+        }
+        // A scope may rightly match nothing; only a whole collection that came back empty is checked.
+        if cursor == nil, scope == nil, pulled.ids.isEmpty { try checkServerKeptData(of: collection.name) }
+    }
+
+    /// Pulls pages since `cursor` (of the records matching `scope`) and applies them.
+    /// - Returns: the ids the pages brought.
+    private func pullPages(_ collection: CollectionDescriptor, since cursor: String?, scope: ServerQuery?,
+                           storingCursor: Bool, report: inout SyncReport, run: SyncRun) async throws -> (ids: Set<String>, count: Int) {
+        var cursor = cursor
+        var continuation: PullContinuation?
+        var ids = Set<String>()
+        var count = 0
+        repeat {
+            // Cancelled: stop between pages; every page already applied stays applied
+            // with its cursor, and the next refresh resumes from there.
+            if Task.isCancelled { throw CancellationError() }
+            var page = if let scope {
+                try await backend.pull(collection: collection.name, since: cursor, continuing: continuation, scope: scope)
+            } else {
+                try await backend.pull(collection: collection.name, since: cursor, continuing: continuation)
+            }
+            let next = page.next
+            if !storingCursor { page.cursor = nil }
+            try apply(page, to: collection, report: &report)
+            reportPullProgress(collection.name, page: page, run: run)
+            for change in page.changes { ids.insert(change.id) }
+            count += page.changes.count
+            if let c = page.cursor, next == nil { cursor = c }
+            continuation = next
+        } while continuation != nil
+        return (ids, count)
+    }
+
+    /// Removes the local copies of records that changed since `cursor` and no longer match
+    /// `scope` (``ScopeRule``): a light pull of ids and the scope's fields finds them.
+    /// Tombstones are applied as deletions; records the scoped pull just brought stay.
+    private func removeDepartures(_ collection: CollectionDescriptor, scope: ServerQuery, since cursor: String?,
+                                  delivered: Set<String>, report: inout SyncReport) async throws {
+        let fields = Array(Set(scope.terms.map(\.field))).sorted()
+        var continuation: PullContinuation?
+        repeat {
+            if Task.isCancelled { throw CancellationError() }
+            let page = try await backend.pull(collection: collection.name, since: cursor, continuing: continuation, fields: fields)
+            let tombstones = page.changes.filter { $0.record == nil && !delivered.contains($0.id) }
+            let departed = page.changes.filter { $0.record != nil && !delivered.contains($0.id) && !ScopeRule.contains(scope, $0.record) }
+            if !tombstones.isEmpty {
+                try apply(PullPage(changes: tombstones, cursor: nil, next: nil), to: collection, report: &report)
+            }
+            if !departed.isEmpty {
+                let reasons = ChangeReasons()
+                var removed = 0
+                try write("removing objects of \(collection.name) that left its scope", reasons: reasons) { db in
+                    for change in departed {
+                        guard let row = try ObjectRow.fetch(db, collection: collection.name, id: change.id) else { continue }
+                        let queued = try QueueTable.hasEntries(db, collection: collection.name, id: change.id)
+                        guard ScopeRule.departure(of: row, queued: queued) == .remove else { continue }
+                        try KeyedRows.removeObject(db, collection: collection.name, id: change.id)
+                        reasons.byObject[ObjectKey(collection: collection.name, id: change.id)] = .leftScope
+                        removed += 1
+                    }
+                }
+                report.leftScope += removed
+            }
+            continuation = page.next
+        } while continuation != nil
     }
 
     /// The stored pull cursor of a collection.

@@ -39,8 +39,8 @@ final class SyncEngine: Sendable {
     var isForcedOffline: Bool { connectivity.isForcedOffline }
 
     /// A write of the engine: its object changes reach observers as coming from the server.
-    func write<T>(_ action: String, _ body: (Database) throws -> T) throws -> T {
-        try local.write(action, origin: .server, body)
+    func write<T>(_ action: String, reasons: ChangeReasons? = nil, _ body: (Database) throws -> T) throws -> T {
+        try local.write(action, origin: .server, reasons: reasons, body)
     }
 
     func read<T>(_ action: String, _ body: (Database) throws -> T) throws -> T {
