@@ -40,6 +40,18 @@ public protocol Backend: Sendable {
     /// is the last. The engine stores ``PullPage/cursor`` after applying the page.
     func pull(collection: String, since cursor: String?, continuing: PullContinuation?) async throws -> PullPage
 
+    /// Fetches one page of the changes since `cursor` of the records matching a sync scope
+    /// (``CollectionDescriptor/syncScope``). A default implementation (in
+    /// `Backend+Scopes.swift`) filters the whole feed here.
+    func pull(collection: String, since cursor: String?, continuing: PullContinuation?,
+              scope: ServerQuery) async throws -> PullPage
+
+    /// Fetches one page of every change since `cursor` with only `fields` of each record
+    /// (and tombstones), to find records that left a sync scope. A default implementation
+    /// (in `Backend+Scopes.swift`) returns whole records.
+    func pull(collection: String, since cursor: String?, continuing: PullContinuation?,
+              fields: [String]) async throws -> PullPage
+
     /// Answers whether the server can be reached and accepts the credentials.
     func ping() async throws
 

@@ -27,6 +27,7 @@ enum RailsServer {
         var orders = RESTResource(path: "/orders", wrapKey: "order")
         orders.nested = .init(path: "/customers/{customer_id}/orders", for: [.create])
         orders.associations = ["customerId": "customers"]
+        orders.scopeParameters = ["customerId": "customer_id", "quantity": "quantity", "note": "note"]
         var products = RESTResource(path: "/products", wrapKey: "product")
         products.concurrency = .ifMatch
         products.updateMethod = .put

@@ -130,3 +130,27 @@ import Testing
         #expect(try store.descriptor(of: "todos").syncScope == Self.north)
     }
 }
+
+/// What a scoped refresh asks a real Kinto: the scope as filter parameters, and the
+/// departure pull with only ids, versions, deletions and the scope's fields.
+@Suite struct SyncScopeKintoRequestTests {
+    @Test(.liveServer) func theScopeGoesToKintoAsFiltersAndTheDeparturePullIsLight() async throws {
+        let wire = WireFaultTransport(base: URLSessionTransport())
+        let bucket = KintoServer.uniqueName("scope")
+        let backend = KintoBackend(configuration: .init(serverURL: try KintoServer.url(), bucket: bucket,
+                                                        auth: .basic(user: "alice", password: "secret")), transport: wire)
+        var todos = CollectionDescriptor("todos")
+        todos.syncScope = SyncScopeScenarioTests.north
+        try await withTemporaryStore(backend: backend, collections: [todos]) { store in
+            try await store.collection("todos").create(["id": "a", "region": "north"])
+            try await store.sync()
+            try await store.refresh()
+            let gets = wire.requestLines.filter { $0.hasPrefix("GET") && $0.contains("/records") }
+                .map { $0.removingPercentEncoding ?? $0 }
+            // Kinto takes filter values as JSON: "north" with its quotes.
+            #expect(gets.contains { $0.contains(#"region="north""#) }, "\(gets)")
+            #expect(gets.contains { $0.contains("_fields=id,last_modified,deleted,region") }, "\(gets)")
+            #expect(!gets.contains { !$0.contains(#"region="north""#) && !$0.contains("_fields=") }, "no unfiltered pull: \(gets)")
+        }
+    }
+}

@@ -15,6 +15,43 @@ extension RESTBackend {
     ///   JSON list of records with ids and versions), `server`/`unauthorized` for error
     ///   statuses, `offline`, `timeout`.
     public func pull(collection: String, since cursor: String?, continuing: PullContinuation?) async throws -> PullPage {
+        try await pull(collection: collection, since: cursor, continuing: continuing, filters: [])
+    }
+
+    /// ``pull(collection:since:continuing:)`` of the records matching `scope`. When every
+    /// term is an equality on a field the resource declares in
+    /// ``RESTResource/scopeParameters``, the feed is asked with those parameters
+    /// (`&customer_id=7`), tombstones included; otherwise the whole feed is read and the
+    /// scope applied here.
+    public func pull(collection: String, since cursor: String?, continuing: PullContinuation?,
+                     scope: ServerQuery) async throws -> PullPage {
+        try scope.validate()
+        let resource = try resource(collection)
+        if let filters = Self.scopeFilters(scope, resource: resource) {
+            return try await pull(collection: collection, since: cursor, continuing: continuing, filters: filters)
+        }
+        var page = try await pull(collection: collection, since: cursor, continuing: continuing, filters: [])
+        page.changes = page.changes.filter { change in change.record.map(scope.matches) ?? true }
+        return page
+    }
+
+    /// The feed's query parameters for `scope` (pure), or nil when the server cannot filter by it.
+    static func scopeFilters(_ scope: ServerQuery, resource: RESTResource) -> [URLQueryItem]? {
+        var items: [URLQueryItem] = []
+        for term in scope.terms {
+            guard term.op == .equal, let parameter = resource.scopeParameters[term.field] else { return nil }
+            switch term.value {
+            case .string(let text): items.append(URLQueryItem(name: parameter, value: text))
+            case .int, .double, .bool: items.append(URLQueryItem(name: parameter, value: term.value.serialized()))
+            default: return nil
+            }
+        }
+        return items
+    }
+
+    /// The pull, with `filters` on every page's query (page-number and keyset links keep them).
+    private func pull(collection: String, since cursor: String?, continuing: PullContinuation?,
+                      filters: [URLQueryItem]) async throws -> PullPage {
         let resource = try resource(collection)
         let feed = resource.pull
         guard feed.isEnabled else { return PullPage(changes: [], cursor: nil, next: nil) }
@@ -26,7 +63,7 @@ extension RESTBackend {
             pageURL = next
             page = Self.pageNumber(in: next, resource: resource) ?? 1
         } else {
-            var query: [URLQueryItem] = []
+            var query: [URLQueryItem] = filters
             if let cursor { query.append(URLQueryItem(name: feed.cursorParameter, value: cursor)) }
             switch feed.paging {
             case .pageNumber(let name, let size, let count):
@@ -62,7 +99,8 @@ extension RESTBackend {
         }
         let newest = marks.max()
         if case .cursor(let sizeParameter, let size) = feed.paging, list.count >= size, let resume = Self.resumeMark(marks) {
-            let query = [URLQueryItem(name: feed.cursorParameter, value: resume), URLQueryItem(name: sizeParameter, value: String(size))]
+            let query = filters + [URLQueryItem(name: feed.cursorParameter, value: resume),
+                                   URLQueryItem(name: sizeParameter, value: String(size))]
             let next = try url(RESTRoutes(resource: resource).listPath, query: query)
             return PullPage(changes: changes, cursor: resume, next: PullContinuation(token: next.absoluteString))
         }

@@ -53,6 +53,11 @@ public struct RESTResource: Sendable {
     /// The upload route of each blob field, keyed by local field name (see ``RESTBlobRoute``);
     /// empty: the resource has no blobs.
     public var blobRoutes: [String: RESTBlobRoute] = [:]
+    /// The query parameters the change feed filters by, local field → parameter
+    /// (`["customerId": "customer_id"]`: `GET /orders?updated_since=…&customer_id=7`). A sync
+    /// scope (``CollectionDescriptor/syncScope``) whose terms are all equalities on these
+    /// fields is asked of the server; any other scope is applied here to the whole feed.
+    public var scopeParameters: [String: String] = [:]
 
     /// Describes a resource at `path` with Rails defaults: `.json` suffix, snake_case keys,
     /// PATCH, `lock_version` in the body, server-assigned ids, an `updated_since` feed.

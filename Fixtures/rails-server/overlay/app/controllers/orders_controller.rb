@@ -18,6 +18,10 @@ class OrdersController < ApplicationController
     @customer ? Order.where(customer_id: @customer.id) : Order.all
   end
 
+  def filter_fields
+    %w[customer_id quantity note]
+  end
+
   def assign_parent(record)
     record.customer_id = @customer.id if @customer
   end

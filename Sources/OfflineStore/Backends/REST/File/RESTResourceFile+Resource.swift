@@ -39,6 +39,7 @@ extension RESTResourceFile {
         r.idPattern = try o.string("idPattern")
         if let associations = try o.stringMap("associations") { r.associations = associations }
         r.createLookupParameter = try o.string("createLookupParameter")
+        if let parameters = try o.stringMap("scopeParameters") { r.scopeParameters = parameters }
         if let pull = try o.object("pull", pullFeed) { r.pull = pull }
         if let routes = try o.object("blobRoutes", { routes in
             try Dictionary(uniqueKeysWithValues: routes.keys.map { field in

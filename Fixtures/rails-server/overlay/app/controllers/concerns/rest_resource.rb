@@ -14,6 +14,8 @@ module RestResource
 
   def index
     scope = index_scope
+    # Sync scopes: the feed filtered by the attributes a controller allows (filter_fields).
+    filter_fields.each { |field| scope = scope.where(field => params[field]) if params.key?(field) }
     if params[:idempotency_key].present?
       ids = IdempotencyKey.where(key: params[:idempotency_key], resource: model.name).select(:record_id)
       scope = scope.where(id: ids)
@@ -83,6 +85,11 @@ module RestResource
 
   def index_scope
     model.all
+  end
+
+  # Attributes the index may be filtered by (`?note=x`); none unless a controller says so.
+  def filter_fields
+    []
   end
 
   def assign_parent(record); end
