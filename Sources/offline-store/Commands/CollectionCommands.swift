@@ -15,8 +15,12 @@ extension OfflineStoreCommand.CollectionGroup {
         static let configuration = CommandConfiguration(
             abstract: "Add a collection, or change an existing one's policies.",
             discussion: """
-                Unset policies take the defaults: queue-if-offline, preserve. Prints the collection \
-                as `collection list` shows it.
+                Unset policies take the defaults: queue-if-offline, preserve. --scope keeps only the \
+                server's records matching every given term in sync (FIELD=VALUE, !=, <, >, <=, >=; VALUE \
+                is JSON when it parses, else text); records that leave the scope are removed locally \
+                unless they have pending edits. Without --scope an existing collection keeps its scope; \
+                --clear-scope syncs the whole collection again. Prints the collection as \
+                `collection list` shows it.
                 """)
 
         @OptionGroup var global: GlobalOptions
@@ -32,6 +36,13 @@ extension OfflineStoreCommand.CollectionGroup {
 
         @Flag(help: "Never sync this collection: its objects stay on this machine.")
         var localOnly = false
+
+        @Option(name: .customLong("scope"), parsing: .singleValue,
+                help: "Keep only the server's records matching FIELD=VALUE in sync (also !=, <, >, <=, >=); repeat for AND.")
+        var scope: [String] = []
+
+        @Flag(help: "Keep the whole collection in sync again (forget its scope).")
+        var clearScope = false
 
         /// A synced collection must exist on the server's side: a valid Kinto name, or a
         /// resource in the REST resources file.
@@ -49,11 +60,16 @@ extension OfflineStoreCommand.CollectionGroup {
         }
 
         mutating func execute() async throws {
-            let descriptor = CollectionDescriptor(
+            var descriptor = CollectionDescriptor(
                 name, localOnly: localOnly, updatePolicy: updatePolicy?.policy, conflictPolicy: conflictPolicy.policy)
-            let (name, localOnly) = (name, localOnly)
+            if clearScope, !scope.isEmpty { throw CLIError("--scope and --clear-scope exclude each other", exitCode: ExitStatus.usage) }
+            let terms = try scope.map(ScopeArgument.parse)
+            let (name, localOnly, clearScope) = (name, localOnly, clearScope)
             try await StoreSession.with(global, server: .never) { session in
                 if !localOnly { try Self.checkSynced(name, settings: session.settings) }
+                // No scope option: an existing collection keeps its scope.
+                if !terms.isEmpty { descriptor.syncScope = ServerQuery(terms) }
+                else if !clearScope { descriptor.syncScope = try? session.store.descriptor(of: name).syncScope }
                 try session.store.register(descriptor)
                 Output.line(Shape.collection(try session.store.descriptor(of: descriptor.name)))
             }
@@ -63,7 +79,7 @@ extension OfflineStoreCommand.CollectionGroup {
     struct List: StoreCommand {
         static let configuration = CommandConfiguration(
             abstract: "List the collections.",
-            discussion: #"Prints a JSON array of {"name","updatePolicy","conflictPolicy","localOnly"}, sorted by name."#)
+            discussion: #"Prints a JSON array of {"name","updatePolicy","conflictPolicy","localOnly"} (and "scope" when set), sorted by name."#)
 
         @OptionGroup var global: GlobalOptions
 

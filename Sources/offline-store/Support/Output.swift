@@ -72,18 +72,27 @@ enum Shape {
             "pending": .int(Int64(report.pending)),
             "conflictsDetected": .int(Int64(report.conflictsDetected)),
             "conflictsResolved": .int(Int64(report.conflictsResolved)),
+            "leftScope": .int(Int64(report.leftScope)),
             "error": optional(error),
         ]
     }
 
     /// `collection list`: one collection with its effective policies.
     static func collection(_ descriptor: CollectionDescriptor) -> JSONValue {
-        [
+        var shape: [String: JSONValue] = [
             "name": .string(descriptor.name),
             "updatePolicy": .string(UpdatePolicyArgument(descriptor.updatePolicy ?? .queueIfOffline).rawValue),
             "conflictPolicy": .string(descriptor.conflictPolicy.name),
             "localOnly": .bool(descriptor.isLocalOnly),
         ]
+        // Only a scoped collection has the key, so an unscoped one prints as it always did.
+        if let scope = descriptor.syncScope { shape["scope"] = .array(scope.terms.map(scopeTerm)) }
+        return .object(shape)
+    }
+
+    /// A sync scope's term as `{"field","op","value"}`.
+    static func scopeTerm(_ term: ServerQuery.Term) -> JSONValue {
+        ["field": .string(term.field), "op": .string(term.op.rawValue), "value": term.value]
     }
 
     /// A date as ISO 8601 text (UTC, milliseconds).
