@@ -20,8 +20,8 @@ struct RESTScopeRailsTests {
         return Int(try #require(made.json?["id"]?.intValue))
     }
 
-    static func scoped(_ note: String) -> CollectionDescriptor {
-        var orders = CollectionDescriptor("orders")
+    static func scoped(_ note: String, policy: ConflictPolicy = .preserveConflict) -> CollectionDescriptor {
+        var orders = CollectionDescriptor("orders", conflictPolicy: policy)
         orders.syncScope = ServerQuery([.equal("note", .string(note))])
         return orders
     }
@@ -38,7 +38,7 @@ struct RESTScopeRailsTests {
         _ = try await Self.order(note: there, quantity: 3, customer: customer)
         let wire = RailsServer.wire()
         try await withTemporaryStore(configuration: deferred, backend: try RailsServer.backend(transport: wire),
-                                     collections: [CollectionDescriptor("customers"), Self.scoped(here)]) { store in
+                                     collections: [CollectionDescriptor("customers"), Self.scoped(here, policy: .clientWins)]) { store in
             let first = try await store.refresh(collections: ["orders"])
             #expect(try Self.ids(store) == [a, b])
             #expect(first.pulled == 2)
@@ -60,6 +60,8 @@ struct RESTScopeRailsTests {
             _ = try await RailsServer.request("PATCH", "/orders/\(a).json", ["order": ["note": .string(there)]])
             #expect(try await store.refresh(collections: ["orders"]).leftScope == 0)
             #expect(try store.collection("orders").find(a)?["quantity"] == 5)
+            try await store.flush()
+            #expect(try await RailsServer.request("GET", "/orders/\(a).json").json?["quantity"] == 5, "the edit reached Rails")
         }
     }
 
