@@ -42,9 +42,10 @@ enum KintoServer {
     /// A backend on the real Kinto with its own bucket, as `alice`.
     static func backend(pageSize: Int = 500, lookBack: Duration = .seconds(5),
                         auth: KintoAuth = .basic(user: "alice", password: "secret"),
-                        bucket: String = uniqueName("b")) throws -> KintoBackend {
+                        bucket: String = uniqueName("b"), countsRecords: Bool = false) throws -> KintoBackend {
         KintoBackend(configuration: .init(serverURL: try url(), bucket: bucket, auth: auth,
-                                          timeout: .seconds(20), pageSize: pageSize, lookBack: lookBack))
+                                          timeout: .seconds(20), pageSize: pageSize, lookBack: lookBack,
+                                          countsRecords: countsRecords))
     }
 
     /// A TCP port on 127.0.0.1 that nothing listens on (bound, then closed).
@@ -111,9 +112,10 @@ final class ScriptedTransport: HTTPTransport {
     }
 
     /// A backend on this transport at a fake address, with an injected clock.
-    func backend(clock: TestClock = TestClock()) -> KintoBackend {
+    func backend(clock: TestClock = TestClock(), countsRecords: Bool = false) -> KintoBackend {
         KintoBackend(configuration: .init(serverURL: URL(string: "http://127.0.0.1:9/v1")!, bucket: "b",
-                                          auth: .basic(user: "alice", password: "secret"), now: clock.now),
+                                          auth: .basic(user: "alice", password: "secret"), countsRecords: countsRecords,
+                                          now: clock.now),
                      transport: self)
     }
 }

@@ -1,16 +1,18 @@
 import Foundation
 
 extension KintoBackend {
-    /// Fetches one page of a bounded, ascending change feed.
+    /// Fetches one page of an ascending change feed, bounded by a snapshot.
     ///
-    /// The first page (`continuing == nil`) learns the snapshot bound B, the collection
-    /// timestamp (`HEAD records` → `ETag`), then reads
-    /// `records?_since=S&_before=B+1&_sort=last_modified&_limit=pageSize` with
-    /// S = cursor − ``Configuration/lookBack`` (no `_since` for a nil cursor; Kinto includes
-    /// tombstones whenever `_before` is present). Later pages follow `Next-Page` verbatim.
-    /// A record changed during the pull gets a timestamp above B and is read by the next
-    /// pull, whose cursor is B; records committed late with an older timestamp are caught
-    /// by the look-back. Re-read records carry their unchanged version.
+    /// The first page (`continuing == nil`) reads
+    /// `records?_since=S&_sort=last_modified&_limit=pageSize` with S = cursor −
+    /// ``Configuration/lookBack`` (0 for a nil cursor: with `_since` Kinto includes
+    /// tombstones), and its answer's `ETag` — the collection timestamp when Kinto answered —
+    /// is the snapshot bound B. Later pages follow `Next-Page` verbatim. The pull's cursor is
+    /// B: a record changed during the pull gets a timestamp above B and is read again by
+    /// the next pull (it may already come on a later page of this one: re-reads change
+    /// nothing); records committed late with an older timestamp are caught by the
+    /// look-back. With ``Configuration/countsRecords`` a `HEAD` first learns B and the
+    /// total, and the pages are bounded by `_before=B+1`.
     ///
     /// ``PullPage/cursor`` is the last `last_modified` of an intermediate page and B on the
     /// last page. The continuation token is JSON `{"next":"<Next-Page URL>","bound":B}`
@@ -57,7 +59,7 @@ extension KintoBackend {
         try checkName(collection)
         try checkBackoff()
         let recordsURL = paths.url(paths.recordsPath(collection))
-        let token: PullToken
+        var token: PullToken
         if let continuing {
             token = try PullToken(decoding: continuing.token)
             guard paths.isSameOrigin(token.next), token.next.path == recordsURL.path else {
@@ -77,6 +79,11 @@ extension KintoBackend {
             return PullPage(changes: [], cursor: nil, next: nil)
         }
         guard reply.isSuccess else { throw reply.error(what) }
+        if token.bound == PullToken.unbounded {
+            // The first answer's ETag is the snapshot bound (no HEAD was asked).
+            guard let bound = reply.etag.flatMap({ Int64($0) }), bound < Int64.max, bound >= 0 else { throw reply.badResponse(what) }
+            token.bound = bound
+        }
         guard let items = reply.json?["data"]?.arrayValue else { throw reply.badResponse(what) }
         let changes = try Self.changes(items, reply: reply, what: what)
 
@@ -96,12 +103,19 @@ extension KintoBackend {
     private func firstPage(collection: String, since cursor: String?, extra: [(String, String)]) async throws -> PullToken? {
         let path = paths.recordsPath(collection)
         var filter: [(String, String)] = extra
+        var start: Int64?
         if let since = cursor.flatMap({ Int64(KintoReply.unquote($0)) }) {
             // Saturating: a hostile cursor (a negative ETag) or a huge look-back must not trap.
             let (back, overflow) = since.subtractingReportingOverflow(Self.milliseconds(configuration.lookBack))
-            let start = overflow ? 0 : max(0, back)
-            filter.append(("_since", String(start)))
+            start = overflow ? 0 : max(0, back)
         }
+        guard configuration.countsRecords else {
+            // No HEAD: the first answer's ETag bounds the pull. `_since` (0 for everything) keeps tombstones.
+            let query = filter + [("_since", String(start ?? 0)), ("_sort", "last_modified"),
+                                  ("_limit", String(max(1, configuration.pageSize)))]
+            return PullToken(next: paths.url(path, query: query), bound: PullToken.unbounded, total: nil)
+        }
+        if let start { filter.append(("_since", String(start))) }
         let what = "reading the timestamp of collection \"\(collection)\""
         let head = try await send("HEAD", paths.url(path, query: filter + [("_limit", "1")]), what: what)
         if head.status == 404 {
@@ -147,6 +161,9 @@ struct PullToken: Sendable, Hashable {
     var bound: Int64
     /// `Total-Records` of the first answer, if any.
     var total: Int?
+
+    /// The bound of a first page that learns it from its answer's `ETag`.
+    static let unbounded: Int64 = -1
 
     init(next: URL, bound: Int64, total: Int?) {
         self.next = next

@@ -35,6 +35,12 @@ extension KintoBackend {
         /// (`{"permissions":{"write":["system.Authenticated"]}}`), so different users share
         /// it. Default false: only the creator can use it. An existing bucket is not changed.
         public var shareBucketWithAuthenticatedUsers: Bool
+        /// Whether a pull first asks `HEAD` for the number of records it will bring
+        /// (`Total-Records`, the progress total of ``PullPage/total``). Default false: Kinto
+        /// answers list requests without a count, and on its memory backend the `HEAD` costs
+        /// about as much as a page, so a pull is bounded by its first answer's `ETag` instead
+        /// and progress has no total.
+        public var countsRecords: Bool
         /// The clock used for `Backoff` / `Retry-After` deadlines. Default `Date()`.
         public var now: @Sendable () -> Date
 
@@ -47,8 +53,10 @@ extension KintoBackend {
             pageSize: Int = 10_000,
             lookBack: Duration = .seconds(5),
             shareBucketWithAuthenticatedUsers: Bool = false,
+            countsRecords: Bool = false,
             now: @escaping @Sendable () -> Date = { Date() }
         ) {
+            self.countsRecords = countsRecords
             self.serverURL = serverURL
             self.bucket = bucket
             self.auth = auth
@@ -66,7 +74,7 @@ extension KintoBackend.Configuration: CustomStringConvertible, CustomDebugString
     public var description: String {
         "KintoBackend.Configuration(serverURL: \(KintoBackend.redacted(serverURL)), bucket: \(bucket), "
             + "auth: \(auth), timeout: \(timeout), pageSize: \(pageSize), lookBack: \(lookBack), "
-            + "shareBucketWithAuthenticatedUsers: \(shareBucketWithAuthenticatedUsers))"
+            + "shareBucketWithAuthenticatedUsers: \(shareBucketWithAuthenticatedUsers), countsRecords: \(countsRecords))"
     }
 
     /// Same as ``description``: credentials redacted.

@@ -59,32 +59,34 @@ extension SyncEngine {
         if cursor == nil, scope == nil, pulled.ids.isEmpty { try checkServerKeptData(of: collection.name) }
     }
 
-    /// Pulls pages since `cursor` (of the records matching `scope`) and applies them.
+    /// Pulls pages since `cursor` (of the records matching `scope`) and applies them. The
+    /// next page is requested before the current one is applied, so the server's work and
+    /// ours overlap; pages are still applied one after the other, in order, each with its cursor.
     /// - Returns: the ids the pages brought.
     private func pullPages(_ collection: CollectionDescriptor, since cursor: String?, scope: ServerQuery?,
                            storingCursor: Bool, report: inout SyncReport, run: SyncRun) async throws -> (ids: Set<String>, count: Int) {
-        var cursor = cursor
-        var continuation: PullContinuation?
-        var ids = Set<String>()
-        var count = 0
-        repeat {
+        let backend = self.backend, name = collection.name
+        @Sendable func fetch(_ continuation: PullContinuation?) async throws -> PullPage {
             // Cancelled: stop between pages; every page already applied stays applied
             // with its cursor, and the next refresh resumes from there.
             if Task.isCancelled { throw CancellationError() }
-            var page = if let scope {
-                try await backend.pull(collection: collection.name, since: cursor, continuing: continuation, scope: scope)
-            } else {
-                try await backend.pull(collection: collection.name, since: cursor, continuing: continuation)
-            }
+            if let scope { return try await backend.pull(collection: name, since: cursor, continuing: continuation, scope: scope) }
+            return try await backend.pull(collection: name, since: cursor, continuing: continuation)
+        }
+        var ids = Set<String>()
+        var count = 0
+        var page = try await fetch(nil)
+        while true {
             let next = page.next
+            async let following: PullPage? = next == nil ? nil : fetch(next)
             if !storingCursor { page.cursor = nil }
             try apply(page, to: collection, report: &report)
-            reportPullProgress(collection.name, page: page, run: run)
+            reportPullProgress(name, page: page, run: run)
             for change in page.changes { ids.insert(change.id) }
             count += page.changes.count
-            if let c = page.cursor, next == nil { cursor = c }
-            continuation = next
-        } while continuation != nil
+            guard let nextPage = try await following else { break }
+            page = nextPage
+        }
         return (ids, count)
     }
 
