@@ -107,7 +107,8 @@ struct WebDriver: Sendable {
     }
 
     /// Polls `condition` until it holds or `timeout` passes; the failure names `what`.
-    func wait(for what: String, timeout: Duration = .seconds(20),
+    /// (60 s by default: under the full suite's load on 2 cores a page step took over 20 s.)
+    func wait(for what: String, timeout: Duration = .seconds(60),
               _ condition: @Sendable () async throws -> Bool) async throws {
         let deadline = ContinuousClock.now + timeout
         var lastError: (any Error)?

@@ -40,9 +40,11 @@ enum RailsServer {
         return ["customers": customers, "orders": orders, "products": products]
     }
 
-    /// A backend on the real Rails app, through `transport`.
+    /// A backend on the real Rails app, through `transport`. Its timeout is generous: while
+    /// the suite's REST workloads run beside it, puma's four threads are busy and a request
+    /// can wait its turn for many seconds (a lost-answer test met a 20 s timeout that way).
     static func backend(transport: any HTTPTransport = URLSessionTransport()) throws -> RESTBackend {
-        RESTBackend(configuration: .init(baseURL: try url(), resources: resources, timeout: .seconds(20)),
+        RESTBackend(configuration: .init(baseURL: try url(), resources: resources, timeout: .seconds(60)),
                     transport: transport)
     }
 
@@ -58,7 +60,7 @@ enum RailsServer {
         var all = headers + [("Accept", "application/json")]
         if body != nil { all.append(("Content-Type", "application/json")) }
         let request = HTTPRequest(method: method, url: URL(string: try url().absoluteString + path)!, headers: all,
-                                  body: body.map { Data($0.serialized().utf8) }, timeout: .seconds(20))
+                                  body: body.map { Data($0.serialized().utf8) }, timeout: .seconds(60))
         let response = try await URLSessionTransport().send(request)
         return (response.status, response.body.isEmpty ? nil : try JSONValue(parsing: response.body))
     }
