@@ -10,10 +10,11 @@ import Testing
     /// The warm-up blob: bigger than every fixed-size buffer (1 MiB pieces), so the baseline
     /// already holds them and what follows measures only growth with the blob's size.
     static let warmUpSize = 3 << 20
-    /// The most the peak may grow while the big blob moves: a third of the blob (a copy of
-    /// the whole blob would be 24 MB). Measured: 1.5–3.6 MB idle, 6.2 MB on a heavily loaded
-    /// machine (libcurl's buffers fill while the server is slow); 48 MB blobs grow it no more.
-    static let allowedGrowthKB = 8 << 10
+    /// The most the peak may grow while the big blob moves: half the blob (a copy of the
+    /// whole blob would be 24 MB). Measured: 1.5–3.6 MB idle, 6.2 MB on a heavily loaded
+    /// machine and 9.5 MB in a fresh-machine run of the whole suite (libcurl's buffers fill
+    /// while the server is slow); 48 MB blobs grow it no more.
+    static let allowedGrowthKB = 12 << 10
 
     @Test(.liveServer) func largeBlobUploadAndDownloadKeepMemoryBounded() async throws {
         let probe = try #require(Self.probeURL(), "the blob-probe executable was not found: build it with `swift build --build-tests`")
