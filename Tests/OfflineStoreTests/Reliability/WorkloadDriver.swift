@@ -107,7 +107,11 @@ enum WorkloadDriver {
             let storePath = directory.path("fault.sqlite")
             var model: ObjectStoreCrashTests.Model = [:]
             var firstValue: Int64 = 1
-            for round in 0..<runs {
+            // A seeded run of few requests may draw no fault at all; a few more runs (with
+            // new seeds) make sure the scenario proves something.
+            var round = 0
+            while round < runs || (tally.injected == 0 && round < runs + 3) {
+                defer { round += 1 }
                 let proxySeed = random.next()
                 let context = "\(label)\(kind) run \(round) (seed \(seed), proxy seed \(proxySeed % 1_000_000_007))"
                 let proxy = try await FaultProxy.start(upstream: target.server, seed: proxySeed, rate: 0.3, faults: [kind], hold: 2.5,
