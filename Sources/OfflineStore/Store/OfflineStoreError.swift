@@ -84,7 +84,7 @@ public struct OfflineStoreError: Error, Sendable, Hashable, CustomStringConverti
             && lhs.underlying == rhs.underlying && lhs.retryAfter == rhs.retryAfter && lhs.report == rhs.report
     }
 
-    /// Hashes what ``==`` compares.
+    /// Hashes what `==` compares.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(code)
         hasher.combine(message)
