@@ -31,24 +31,27 @@ extension SyncEngine {
     /// records that left the scope.
     private func refresh(_ collection: CollectionDescriptor, full: Bool, report: inout SyncReport, run: SyncRun) async throws {
         let scope = collection.syncScope.flatMap { $0.terms.isEmpty ? nil : $0 }
-        var cursor = full ? nil : try storedCursor(of: collection.name)
-        let catchUp = try read("reading the scope of \(collection.name)") { db in
-            try CollectionsTable.scopeCatchUp(of: collection.name, in: db)
+        // One read: the cursor, a pending scope catch-up, and (scoped only) whether anything
+        // local could have left the scope.
+        let (storedCursor, catchUp, hadObjects) = try read("reading the state of \(collection.name)") { db in
+            (try CollectionsTable.cursor(of: collection.name, in: db),
+             try CollectionsTable.scopeCatchUp(of: collection.name, in: db),
+             try scope != nil && ObjectRow.any(db, in: collection.name))
         }
+        var cursor = full ? nil : storedCursor
         switch catchUp {
         case .fullPull?: cursor = nil
         case .queries(let queries)?:
             // The records the new scope adds, from the beginning; the cursor is not theirs to move.
             for query in queries {
-                _ = try await pullPages(collection, since: nil, scope: query, storingCursor: false, report: &report, run: run)
+                try await pullPages(collection, since: nil, scope: query, storingCursor: false, report: &report, run: run)
             }
         case nil: break
         }
         let departuresSince = cursor
-        let hadObjects = try read("reading \(collection.name)") { db in try ObjectRow.any(db, in: collection.name) }
         let pulled = try await pullPages(collection, since: cursor, scope: scope, storingCursor: true, report: &report, run: run)
         if let scope, hadObjects {
-            try await removeDepartures(collection, scope: scope, since: departuresSince, delivered: pulled.ids, report: &report)
+            try await removeDepartures(collection, scope: scope, since: departuresSince, delivered: pulled, report: &report)
         }
         if catchUp != nil {
             try write("recording the scope catch-up of \(collection.name)") { db in
@@ -56,15 +59,16 @@ extension SyncEngine {
             }
         }
         // A scope may rightly match nothing; only a whole collection that came back empty is checked.
-        if cursor == nil, scope == nil, pulled.ids.isEmpty { try checkServerKeptData(of: collection.name) }
+        if cursor == nil, scope == nil, pulled.isEmpty { try checkServerKeptData(of: collection.name) }
     }
 
     /// Pulls pages since `cursor` (of the records matching `scope`) and applies them. The
     /// next page is requested before the current one is applied, so the server's work and
     /// ours overlap; pages are still applied one after the other, in order, each with its cursor.
     /// - Returns: the ids the pages brought.
+    @discardableResult
     private func pullPages(_ collection: CollectionDescriptor, since cursor: String?, scope: ServerQuery?,
-                           storingCursor: Bool, report: inout SyncReport, run: SyncRun) async throws -> (ids: Set<String>, count: Int) {
+                           storingCursor: Bool, report: inout SyncReport, run: SyncRun) async throws -> Set<String> {
         let backend = self.backend, name = collection.name
         @Sendable func fetch(_ continuation: PullContinuation?) async throws -> PullPage {
             // Cancelled: stop between pages; every page already applied stays applied
@@ -74,7 +78,6 @@ extension SyncEngine {
             return try await backend.pull(collection: name, since: cursor, continuing: continuation)
         }
         var ids = Set<String>()
-        var count = 0
         var page = try await fetch(nil)
         while true {
             let next = page.next
@@ -83,11 +86,10 @@ extension SyncEngine {
             try apply(page, to: collection, report: &report)
             reportPullProgress(name, page: page, run: run)
             for change in page.changes { ids.insert(change.id) }
-            count += page.changes.count
             guard let nextPage = try await following else { break }
             page = nextPage
         }
-        return (ids, count)
+        return ids
     }
 
     /// Removes the local copies of records that changed since `cursor` and no longer match
