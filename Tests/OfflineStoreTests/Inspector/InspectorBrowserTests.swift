@@ -113,8 +113,7 @@ struct InspectorBrowserTests {
         #expect(try await browser.text("#copy-server").contains("(none)"))
 
         // The conflict, field by field.
-        try await browser.click("#nav-conflicts")
-        try await browser.wait(for: "the conflict list") { try await !browser.findAll("tr.conflict-row[data-id=milk]").isEmpty }
+        try await browser.navigate(to: "#nav-conflicts", until: "tr.conflict-row[data-id=milk]", what: "the conflict list")
         try await browser.click("tr.conflict-row[data-id=milk] a")
         try await browser.wait(for: "the field table") { try await browser.findAll("#fields tr.field-row").count == 4 }
         let changes = try await browser.execute(
@@ -139,8 +138,7 @@ struct InspectorBrowserTests {
         #expect(resolved == ["id": "milk", "title": "Buy oat and whole milk", "qty": 1, "done": true, "note": "organic"])
 
         // Flush from the page, with its progress in the status line.
-        try await browser.click("#nav-overview")
-        try await browser.wait(for: "the flush button") { try await !browser.findAll("#run-flush").isEmpty }
+        try await browser.navigate(to: "#nav-overview", until: "#run-flush", what: "the flush button")
         try await browser.click("#run-flush")
         try await browser.wait(for: "the flush to finish", timeout: .seconds(60)) {
             try await browser.execute("return document.getElementById('run-status').dataset.state") == "finished"

@@ -106,6 +106,21 @@ struct WebDriver: Sendable {
         _ = try await command("POST", "window/rect", ["width": .int(Int64(width)), "height": .int(Int64(height))])
     }
 
+    /// Clicks the navigation link `link` until `selector` shows: a click that lands while the
+    /// page re-renders (after a write, the live view redraws it) is lost, so it is repeated.
+    /// Seen twice on fresh machines: one click, then a 60 s wait for a view that never came.
+    func navigate(to link: String, until selector: String, what: String) async throws {
+        // Each attempt clicks once and gives the view 5 s to show before clicking again.
+        for _ in 0..<11 {
+            try? await click(link)
+            do {
+                try await wait(for: what, timeout: .seconds(5)) { try await !self.findAll(selector).isEmpty }
+                return
+            } catch {}
+        }
+        throw Failure(description: "timed out waiting for \(what)")
+    }
+
     /// Polls `condition` until it holds or `timeout` passes; the failure names `what`.
     /// (60 s by default: under the full suite's load on 2 cores a page step took over 20 s.)
     func wait(for what: String, timeout: Duration = .seconds(60),
