@@ -154,20 +154,3 @@ public struct PullContinuation: Sendable, Hashable {
     /// Creates a continuation.
     public init(token: String) { self.token = token }
 }
-
-/// One object as the server changed it.
-public struct RemoteChange: Sendable, Hashable {
-    /// The object id.
-    public var id: String
-    /// The server's copy without server-owned fields; nil for a tombstone (deleted on the server).
-    public var record: JSONValue?
-    /// The server version of this change.
-    public var version: String
-
-    /// Creates a change.
-    public init(id: String, record: JSONValue?, version: String) {
-        self.id = id
-        self.record = record
-        self.version = version
-    }
-}

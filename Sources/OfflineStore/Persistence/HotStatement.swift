@@ -74,6 +74,11 @@ struct HotStatement {
         try check(bytes.withUnsafeBytes { bindUTF8(index, $0) })
     }
 
+    /// Binds JSON text that is already in the store's canonical form (``CanonicalJSON``).
+    func bindJSONText(_ index: Int32, _ bytes: [UInt8]) throws {
+        try check(bytes.withUnsafeBytes { bindUTF8(index, $0) })
+    }
+
     /// Binds UTF-8 bytes as text; SQLite copies them (`SQLITE_TRANSIENT`).
     private func bindUTF8(_ index: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32 {
         // An empty buffer may have no address, and NULL would bind NULL rather than empty text.

@@ -134,6 +134,25 @@ struct ObjectRow: Sendable {
         try statement.execute()
     }
 
+    /// Inserts a new synced object from the server copy's canonical JSON text (``CanonicalJSON``,
+    /// holding its `id`), without building a tree: the row ``save(_:on:)`` would write for
+    /// `ObjectRow(collection:id:)` with that persistent copy and version.
+    static func insertServerCopy(_ db: Database, collection: String, id: String, text: [UInt8], version: String,
+                                 on writer: WriterStatements) throws {
+        let statement = try HotStatement.write(db, .saveObject, on: writer)
+        try statement.bind(1, collection)
+        try statement.bind(2, id)
+        try statement.bindJSONText(3, text)
+        try statement.bindJSON(4, nil)
+        try statement.bind(5, 0 as Int64)
+        try statement.bindJSON(6, nil)
+        try statement.bind(7, nil as String?)
+        try statement.bind(8, version)
+        try statement.bind(9, SyncState.synced.rawValue)
+        try statement.bind(10, 0 as Int64)
+        try statement.execute()
+    }
+
     func delete(_ db: Database) throws {
         try db.execute(sql: "DELETE FROM objects WHERE collection = ? AND id = ?", arguments: [collection, id])
     }

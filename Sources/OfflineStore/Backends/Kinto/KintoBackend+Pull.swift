@@ -73,7 +73,7 @@ extension KintoBackend {
             token = first
         }
         let what = "pulling collection \"\(collection)\""
-        let reply = try await send("GET", token.next, what: what)
+        let reply = try await send("GET", token.next, parsingBody: false, what: what)
         if reply.status == 404 {
             forgetPrepared(collection)
             return PullPage(changes: [], cursor: nil, next: nil)
@@ -84,8 +84,7 @@ extension KintoBackend {
             guard let bound = reply.etag.flatMap({ Int64($0) }), bound < Int64.max, bound >= 0 else { throw reply.badResponse(what) }
             token.bound = bound
         }
-        guard let items = reply.json?["data"]?.arrayValue else { throw reply.badResponse(what) }
-        let changes = try Self.changes(items, reply: reply, what: what)
+        guard let changes = KintoPage.changes(reply.body) else { throw reply.badResponse(what) }
 
         var next: PullContinuation?
         var pageCursor = String(token.bound)
@@ -131,25 +130,12 @@ extension KintoBackend {
         return PullToken(next: paths.url(path, query: query), bound: bound, total: total)
     }
 
-    /// The page's records as changes; one change per id, the highest `last_modified` kept.
+    /// Parsed records as changes (``KintoPage/changes(of:)``).
+    ///
+    /// - Throws: ``OfflineStoreError/Code/badResponse`` when a record has no `id` or integer `last_modified`.
     static func changes(_ items: [JSONValue], reply: KintoReply, what: String) throws -> [RemoteChange] {
-        var parsed: [(change: RemoteChange, lastModified: Int64)] = []
-        parsed.reserveCapacity(items.count)
-        var highest: [String: Int64] = [:]
-        for item in items {
-            guard let object = item.objectValue, let id = object["id"]?.stringValue,
-                  let lastModified = KintoRecord.lastModified(object) else { throw reply.badResponse(what) }
-            // Not `cond ? nil : value`: JSONValue is nil-literal-expressible, that would be `.null`.
-            var record: JSONValue?
-            if !KintoRecord.isTombstone(object) { record = KintoRecord.strip(item) }
-            parsed.append((RemoteChange(id: id, record: record, version: String(lastModified)), lastModified))
-            highest[id] = max(highest[id] ?? .min, lastModified)
-        }
-        var kept = Set<String>()
-        return parsed.compactMap { entry in
-            guard entry.lastModified == highest[entry.change.id], kept.insert(entry.change.id).inserted else { return nil }
-            return entry.change
-        }
+        guard let changes = KintoPage.changes(of: items) else { throw reply.badResponse(what) }
+        return changes
     }
 }
 

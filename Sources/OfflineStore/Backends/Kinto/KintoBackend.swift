@@ -138,13 +138,13 @@ extension KintoBackend {
     /// - Throws: `offline` (no connection), `timeout` (no answer in time, or the connection
     ///   broke: the server may have applied it), `CancellationError`.
     func send(_ method: String, _ url: URL, headers extra: [(String, String)] = [], body: JSONValue? = nil,
-              what: String) async throws -> KintoReply {
+              parsingBody: Bool = true, what: String) async throws -> KintoReply {
         var response = try await sendOnce(method, url, headers: extra, body: body, what: what)
         // A 401 gets one refresh of the credentials and one more try (AuthHeaderProvider).
         if response.status == 401, try await refreshCredentials() {
             response = try await sendOnce(method, url, headers: extra, body: body, what: what)
         }
-        let reply = KintoReply(response)
+        let reply = KintoReply(response, parsingBody: parsingBody)
         let now = configuration.now()
         let backoff = KintoBackoff.seconds(reply.header("Backoff"))
         let retryAfter = reply.status == 503 ? KintoBackoff.seconds(reply.header("Retry-After")) : nil

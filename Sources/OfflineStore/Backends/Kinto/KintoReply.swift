@@ -8,17 +8,23 @@ struct KintoReply: Sendable {
     var status: Int
     /// Header fields, names lowercased.
     var headers: [String: String]
-    /// The body as JSON; nil when empty or not JSON.
+    /// The body as JSON; nil when empty or not JSON (or, for a 2xx answer read without
+    /// parsing, not parsed: the caller reads ``body`` itself).
     var json: JSONValue?
-    /// The body as text, as the server sent it.
-    var text: String
+    /// The body's bytes, as the server sent them.
+    var body: Data
 
-    /// Reads a transport answer; a body that is not JSON leaves ``json`` nil.
-    init(_ response: HTTPResponse) {
+    /// The body as text.
+    var text: String { String(decoding: body, as: UTF8.self) }
+
+    /// Reads a transport answer; a body that is not JSON leaves ``json`` nil. With
+    /// `parsingBody` false a 2xx body is left to the caller (a pull reads it record by record).
+    init(_ response: HTTPResponse, parsingBody: Bool = true) {
         status = response.status
         headers = response.headers
-        text = String(decoding: response.body, as: UTF8.self)
-        json = response.body.isEmpty ? Optional<JSONValue>.none : try? JSONValue(parsing: response.body)
+        body = response.body
+        let parses = parsingBody || !(200..<300).contains(response.status)
+        json = !parses || response.body.isEmpty ? Optional<JSONValue>.none : try? JSONValue(parsing: response.body)
     }
 
     /// Reads one item of a batch answer, `{"status":…, "headers":{…}, "body":…}`.
@@ -37,7 +43,7 @@ struct KintoReply: Sendable {
         self.headers = headers
         let body = item["body"]
         json = body
-        text = body.map { $0.stringValue ?? $0.serialized() } ?? ""
+        self.body = Data((body.map { $0.stringValue ?? $0.serialized() } ?? "").utf8)
     }
 
     /// The value of a header, compared without case.

@@ -68,7 +68,7 @@ extension SyncEngine {
     func adoptAsCreateAnswer(_ change: RemoteChange, unanswered: inout [UnansweredCreate],
                              collection: CollectionDescriptor, report: inout SyncReport, notices: inout AppNotices,
                              in db: Database) throws -> Bool {
-        guard let record = change.record, !unanswered.isEmpty,
+        guard !unanswered.isEmpty, let record = change.record,
               let index = unanswered.firstIndex(where: { Self.record(record, holds: $0.sent) }),
               try ObjectRow.fetch(db, collection: collection.name, id: change.id) == nil else { return false }
         let create = unanswered.remove(at: index)

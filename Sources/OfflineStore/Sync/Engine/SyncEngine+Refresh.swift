@@ -171,8 +171,16 @@ extension SyncEngine {
     /// (inside a write: on the writer's statements).
     func applyRemoteChange(_ change: RemoteChange, to collection: CollectionDescriptor,
                            report: inout SyncReport, notices: inout AppNotices, in db: Database) throws {
-        let record = try change.record.map { JSONValue.object(try ObjectValidation.members(of: $0, id: change.id)) }
         let existing = try ObjectRow.fetch(db, collection: collection.name, id: change.id, on: local.writerStatements)
+        if existing == nil, let text = change.canonicalText {
+            // A new object from checked canonical text holding its id (RemoteChange): stored as
+            // it is, the row `.insert` below writes, without building a tree.
+            try ObjectRow.insertServerCopy(db, collection: collection.name, id: change.id, text: text,
+                                           version: change.version, on: local.writerStatements)
+            report.pulled += 1
+            return
+        }
+        let record = try change.record.map { JSONValue.object(try ObjectValidation.members(of: $0, id: change.id)) }
         let rule = RemoteChangeRule.decide(existing, version: change.version, record: record)
         guard var row = existing else {
             guard rule == .insert else { return }
