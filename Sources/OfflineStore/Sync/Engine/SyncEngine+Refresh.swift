@@ -44,14 +44,17 @@ extension SyncEngine {
         case .queries(let queries)?:
             // The records the new scope adds, from the beginning; the cursor is not theirs to move.
             for query in queries {
-                try await pullPages(collection, since: nil, scope: query, storingCursor: false, report: &report, run: run)
+                try await pullPages(collection, since: nil, scope: query, storingCursor: false, collectingIDs: false,
+                                    report: &report, run: run)
             }
         case nil: break
         }
         let departuresSince = cursor
-        let pulled = try await pullPages(collection, since: cursor, scope: scope, storingCursor: true, report: &report, run: run)
+        // The ids are kept only where the departures need them: a million-object pull keeps none.
+        let pulled = try await pullPages(collection, since: cursor, scope: scope, storingCursor: true,
+                                         collectingIDs: scope != nil && hadObjects, report: &report, run: run)
         if let scope, hadObjects {
-            try await removeDepartures(collection, scope: scope, since: departuresSince, delivered: pulled, report: &report)
+            try await removeDepartures(collection, scope: scope, since: departuresSince, delivered: pulled.ids, report: &report)
         }
         if catchUp != nil {
             try write("recording the scope catch-up of \(collection.name)") { db in
@@ -59,16 +62,17 @@ extension SyncEngine {
             }
         }
         // A scope may rightly match nothing; only a whole collection that came back empty is checked.
-        if cursor == nil, scope == nil, pulled.isEmpty { try checkServerKeptData(of: collection.name) }
+        if cursor == nil, scope == nil, pulled.count == 0 { try checkServerKeptData(of: collection.name) }
     }
 
     /// Pulls pages since `cursor` (of the records matching `scope`) and applies them. The
     /// next page is requested before the current one is applied, so the server's work and
     /// ours overlap; pages are still applied one after the other, in order, each with its cursor.
-    /// - Returns: the ids the pages brought.
+    /// - Returns: how many changes the pages brought, and their ids when `collectingIDs`.
     @discardableResult
     private func pullPages(_ collection: CollectionDescriptor, since cursor: String?, scope: ServerQuery?,
-                           storingCursor: Bool, report: inout SyncReport, run: SyncRun) async throws -> Set<String> {
+                           storingCursor: Bool, collectingIDs: Bool, report: inout SyncReport,
+                           run: SyncRun) async throws -> (count: Int, ids: Set<String>) {
         let backend = self.backend, name = collection.name
         @Sendable func fetch(_ continuation: PullContinuation?) async throws -> PullPage {
             // Cancelled: stop between pages; every page already applied stays applied
@@ -78,6 +82,7 @@ extension SyncEngine {
             return try await backend.pull(collection: name, since: cursor, continuing: continuation)
         }
         var ids = Set<String>()
+        var count = 0
         var page = try await fetch(nil)
         while true {
             let next = page.next
@@ -85,11 +90,12 @@ extension SyncEngine {
             if !storingCursor { page.cursor = nil }
             try apply(page, to: collection, report: &report)
             reportPullProgress(name, page: page, run: run)
-            for change in page.changes { ids.insert(change.id) }
+            count += page.changes.count
+            if collectingIDs { for change in page.changes { ids.insert(change.id) } }
             guard let nextPage = try await following else { break }
             page = nextPage
         }
-        return ids
+        return (count, ids)
     }
 
     /// Removes the local copies of records that changed since `cursor` and no longer match
