@@ -443,6 +443,7 @@ import Testing
     @Test func byDefaultAPullAsksNoHeadAndIsBoundedByItsFirstAnswersETag() async throws {
         let page: JSONValue = ["data": [["id": "x", "n": 1, "last_modified": 5], ["id": "gone", "deleted": true, "last_modified": 6]]]
         let transport = ScriptedTransport([ScriptedTransport.json(200, page, headers: ["ETag": "\"9\""]),
+                                           ScriptedTransport.json(200, page, headers: ["ETag": "\"9\""]),
                                            ScriptedTransport.json(200, page)])
         let backend = transport.backend()
         let first = try await backend.pull(collection: "c", since: nil, continuing: nil)
@@ -450,6 +451,9 @@ import Testing
         #expect(first.changes.map(\.id) == ["x", "gone"])
         #expect(transport.sent.map(\.method) == ["GET"])
         #expect(transport.sent[0].url.query == "_since=0&_sort=last_modified&_limit=10000", "since 0: tombstones included")
+        // A store holding no server copy may leave deletions out: live records only, no `_since`.
+        _ = try await backend.pull(collection: "c", since: nil, continuing: nil, includingDeletions: false)
+        #expect(transport.sent[1].url.query == "_sort=last_modified&_limit=10000")
         // An answer without a timestamp cannot bound the pull: a typed error, nothing half-read.
         let unbounded = await error { _ = try await backend.pull(collection: "c", since: "100", continuing: nil) }
         #expect(unbounded?.code == .badResponse)

@@ -40,6 +40,13 @@ public protocol Backend: Sendable {
     /// is the last. The engine stores ``PullPage/cursor`` after applying the page.
     func pull(collection: String, since cursor: String?, continuing: PullContinuation?) async throws -> PullPage
 
+    /// Fetches one page of changes since `cursor`; with `includingDeletions` false the caller
+    /// holds no server copy of the collection's records, so the backend may leave out
+    /// deletions where listing only live records is cheaper (Kinto: no `_since` for a nil
+    /// cursor). A default implementation (in `Backend+FreshPull.swift`) ignores the flag.
+    func pull(collection: String, since cursor: String?, continuing: PullContinuation?,
+              includingDeletions: Bool) async throws -> PullPage
+
     /// Fetches one page of the changes since `cursor` of the records matching a sync scope
     /// (``CollectionDescriptor/syncScope``). A default implementation (in
     /// `Backend+Scopes.swift`) filters the whole feed here.

@@ -199,8 +199,14 @@ struct ObjectRow: Sendable {
     }
 
     /// How many objects of a collection the server had (they hold a server version).
-    static func countSynced(_ db: Database, in collection: String) throws -> Int {
-        try Int.fetchOne(db, sql: "SELECT count(*) FROM objects WHERE collection = ? AND server_version IS NOT NULL",
-                         arguments: [collection]) ?? 0
+    /// With `limit`, counts no further (`limit: 1` asks whether there is any).
+    static func countSynced(_ db: Database, in collection: String, limit: Int? = nil) throws -> Int {
+        guard let limit else {
+            return try Int.fetchOne(db, sql: "SELECT count(*) FROM objects WHERE collection = ? AND server_version IS NOT NULL",
+                                    arguments: [collection]) ?? 0
+        }
+        return try Int.fetchOne(db, sql: """
+            SELECT count(*) FROM (SELECT 1 FROM objects WHERE collection = ? AND server_version IS NOT NULL LIMIT ?)
+            """, arguments: [collection, limit]) ?? 0
     }
 }

@@ -13,6 +13,9 @@ final class RecordingTransport: HTTPTransport {
         sent.withLock { $0.map { URLComponents(url: $0.url, resolvingAgainstBaseURL: false)?.percentEncodedPath ?? "" } }
     }
 
+    /// Every request so far.
+    var requests: [HTTPRequest] { sent.withLock { $0 } }
+
     /// The bodies of every request so far, as text.
     var bodies: [String] { sent.withLock { $0.compactMap { $0.body.map { String(decoding: $0, as: UTF8.self) } } } }
 

@@ -31,12 +31,15 @@ extension SyncEngine {
     /// records that left the scope.
     private func refresh(_ collection: CollectionDescriptor, full: Bool, report: inout SyncReport, run: SyncRun) async throws {
         let scope = collection.syncScope.flatMap { $0.terms.isEmpty ? nil : $0 }
-        // One read: the cursor, a pending scope catch-up, and (scoped only) whether anything
-        // local could have left the scope.
-        let (storedCursor, catchUp, hadObjects) = try read("reading the state of \(collection.name)") { db in
-            (try CollectionsTable.cursor(of: collection.name, in: db),
-             try CollectionsTable.scopeCatchUp(of: collection.name, in: db),
-             try scope != nil && ObjectRow.any(db, in: collection.name))
+        // One read: the cursor, a pending scope catch-up, (scoped only) whether anything local
+        // could have left the scope, and (pulling from the beginning only) whether a deletion
+        // could remove anything here.
+        let (storedCursor, catchUp, hadObjects, holdsServerCopies) = try read("reading the state of \(collection.name)") { db in
+            let storedCursor = try CollectionsTable.cursor(of: collection.name, in: db)
+            let catchUp = try CollectionsTable.scopeCatchUp(of: collection.name, in: db)
+            let fromTheBeginning = full || storedCursor == nil || catchUp == .fullPull
+            return (storedCursor, catchUp, try scope != nil && ObjectRow.any(db, in: collection.name),
+                    try !fromTheBeginning || ObjectRow.countSynced(db, in: collection.name, limit: 1) > 0)
         }
         var cursor = full ? nil : storedCursor
         switch catchUp {
@@ -45,14 +48,15 @@ extension SyncEngine {
             // The records the new scope adds, from the beginning; the cursor is not theirs to move.
             for query in queries {
                 try await pullPages(collection, since: nil, scope: query, storingCursor: false, collectingIDs: false,
-                                    report: &report, run: run)
+                                    includingDeletions: true, report: &report, run: run)
             }
         case nil: break
         }
         let departuresSince = cursor
         // The ids are kept only where the departures need them: a million-object pull keeps none.
         let pulled = try await pullPages(collection, since: cursor, scope: scope, storingCursor: true,
-                                         collectingIDs: scope != nil && hadObjects, report: &report, run: run)
+                                         collectingIDs: scope != nil && hadObjects,
+                                         includingDeletions: cursor != nil || holdsServerCopies, report: &report, run: run)
         if let scope, hadObjects {
             try await removeDepartures(collection, scope: scope, since: departuresSince, delivered: pulled.ids, report: &report)
         }
@@ -68,10 +72,12 @@ extension SyncEngine {
     /// Pulls pages since `cursor` (of the records matching `scope`) and applies them. The
     /// next page is requested before the current one is applied, so the server's work and
     /// ours overlap; pages are still applied one after the other, in order, each with its cursor.
+    /// `includingDeletions` false (a pull from the beginning into a collection holding no server
+    /// copy) lets the backend leave tombstones out.
     /// - Returns: how many changes the pages brought, and their ids when `collectingIDs`.
     @discardableResult
     private func pullPages(_ collection: CollectionDescriptor, since cursor: String?, scope: ServerQuery?,
-                           storingCursor: Bool, collectingIDs: Bool, report: inout SyncReport,
+                           storingCursor: Bool, collectingIDs: Bool, includingDeletions: Bool, report: inout SyncReport,
                            run: SyncRun) async throws -> (count: Int, ids: Set<String>) {
         let backend = self.backend, name = collection.name
         @Sendable func fetch(_ continuation: PullContinuation?) async throws -> PullPage {
@@ -79,7 +85,8 @@ extension SyncEngine {
             // with its cursor, and the next refresh resumes from there.
             if Task.isCancelled { throw CancellationError() }
             if let scope { return try await backend.pull(collection: name, since: cursor, continuing: continuation, scope: scope) }
-            return try await backend.pull(collection: name, since: cursor, continuing: continuation)
+            return try await backend.pull(collection: name, since: cursor, continuing: continuation,
+                                          includingDeletions: includingDeletions)
         }
         var ids = Set<String>()
         var count = 0
