@@ -114,8 +114,13 @@ struct BenchMain {
         }
         if let url = o.kintoURL {
             if o.wants("flush") {
-                progress("flush of 5,000 creates to Kinto, ours and kinto-http (fresh processes)")
-                add(try KintoBenchmarks.flushRow(url: url, python: o.python, script: o.script, count: 5_000, rounds: 1))
+                // The memory backend is the main Kinto; PostgreSQL is the refresh rows' Kinto, when started.
+                let servers = [("memory", url)] + o.refreshKintos.filter { $0.name.hasPrefix("PostgreSQL") }.map { ($0.name, $0.url) }
+                for (name, serverURL) in servers {
+                    progress("flush of 5,000 creates to Kinto (\(name)), ours and kinto-http (fresh processes)")
+                    add(try KintoBenchmarks.flushRow(server: name, url: serverURL, python: o.python, script: o.script,
+                                                     count: 5_000, rounds: 2))
+                }
             }
             if o.wants("coalesce") {
                 progress("coalesced flush")
@@ -129,7 +134,7 @@ struct BenchMain {
                 for kinto in o.refreshKintos {
                     progress("refresh of \(count) records from Kinto (\(kinto.name)), ours and kinto-http (fresh processes)")
                     add(try KintoRefreshBenchmarks.row(server: kinto.name, url: kinto.url, python: o.python,
-                                                       script: o.refreshScript, count: count, rounds: count > 50_000 ? 2 : 3))
+                                                       script: o.refreshScript, count: count, rounds: count > 50_000 ? 2 : 5))
                 }
             }
         }
