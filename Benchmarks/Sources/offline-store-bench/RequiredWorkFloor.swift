@@ -1,11 +1,13 @@
 import Foundation
+import GRDBSQLite
 import OfflineStore
 
 /// The required-work floor of a local edit: raw SQLite doing only what any engine must do
 /// per edit to keep the store's guarantees, with nothing of ours around it.
 ///
-/// Per edit: probe the object row by (collection, id) (create, tombstone or conflict?),
-/// probe the object's last queue entry (coalescing, SPEC §3), serialize the object with the
+/// Per edit: insert the object row unless one exists (`ON CONFLICT DO NOTHING`: create,
+/// or tombstone/conflict for the general path), no probe of the queue (an object without a
+/// row has no queue entries: they are orphans), serialize the object with the
 /// store's serializer (`JSONValue.serialized()`), make a new idempotency key from a random
 /// UUID (made and formatted as the store does), and the baseline's two `INSERT`s. No savepoint: the engine needs none for these edits
 /// (every check runs before the first write, see `EditIsolation`). Statements and binding
@@ -13,7 +15,7 @@ import OfflineStore
 /// required work the baseline leaves out.
 struct RawRequiredEdits {
     let db: RawSQLite
-    let begin, commit, probeObject, probeEntry, insertObject, insertEntry: RawSQLite.Statement
+    let begin, commit, insertObject, insertEntry: RawSQLite.Statement
     let ids: [String]
     let objects: [JSONValue]
 
@@ -22,12 +24,10 @@ struct RawRequiredEdits {
         db = try RawSQLite(path: path)
         begin = try db.prepare("BEGIN IMMEDIATE")
         commit = try db.prepare("COMMIT")
-        probeObject = try db.prepare("SELECT state FROM objects WHERE collection = ? AND id = ?")
-        probeEntry = try db.prepare("""
-            SELECT seq, kind, state, attempts FROM queue WHERE collection = ? AND object_id = ? ORDER BY seq DESC LIMIT 1
-            """)
+
         insertObject = try db.prepare("""
             INSERT INTO objects(collection, id, local, dirty, state, local_rev) VALUES (?, ?, ?, 1, 'created', 1)
+            ON CONFLICT(collection, id) DO NOTHING
             """)
         insertEntry = try db.prepare("""
             INSERT INTO queue(collection, object_id, kind, idempotency_key, state, created_at)
@@ -40,17 +40,11 @@ struct RawRequiredEdits {
     /// The required work of creating object `i`, inside the caller's transaction.
     func create(_ i: Int) throws {
         let id = ids[i]
-        try probeObject.bind(1, Fixtures.collection)
-        try probeObject.bind(2, id)
-        let exists = try probeObject.hasRow()
-        try probeEntry.bind(1, Fixtures.collection)
-        try probeEntry.bind(2, id)
-        let queued = try probeEntry.hasRow()
-        guard !exists, !queued else { throw BenchError("floor: \(id) exists already") }
         try insertObject.bind(1, Fixtures.collection)
         try insertObject.bind(2, id)
         try insertObject.bind(3, objects[i].serialized())
         try insertObject.run()
+        guard sqlite3_changes(db.handle) == 1 else { throw BenchError("floor: \(id) exists already") }
         try insertEntry.bind(1, Fixtures.collection)
         try insertEntry.bind(2, id)
         try insertEntry.bind(3, UUID.randomKey())

@@ -121,6 +121,21 @@ struct ObjectRow: Sendable {
     /// Inserts or updates the row; `writer` is the store's writer cache on the local edit path.
     func save(_ db: Database, on writer: WriterStatements? = nil) throws {
         let statement = try HotStatement.write(db, .saveObject, on: writer)
+        try bindColumns(of: statement)
+        try statement.execute()
+    }
+
+    /// Inserts the row if no row of its object exists; returns whether it did. One index
+    /// descent, where a probe and then an insert take two (a new object's create).
+    func insertIfNew(_ db: Database, on writer: WriterStatements) throws -> Bool {
+        let statement = try HotStatement.write(db, .insertNewObject, on: writer)
+        try bindColumns(of: statement)
+        try statement.execute()
+        return db.changesCount == 1
+    }
+
+    /// Binds the row's columns in the order of ``columns``.
+    private func bindColumns(of statement: HotStatement) throws {
         try statement.bind(1, collection)
         try statement.bind(2, id)
         try statement.bindJSON(3, persistent)
@@ -131,7 +146,6 @@ struct ObjectRow: Sendable {
         try statement.bind(8, serverVersion)
         try statement.bind(9, state.rawValue)
         try statement.bind(10, localRev)
-        try statement.execute()
     }
 
     /// Inserts a new synced object from the server copy's canonical JSON text (``CanonicalJSON``,

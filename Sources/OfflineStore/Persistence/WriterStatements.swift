@@ -6,7 +6,7 @@ import GRDBSQLite
 enum HotQuery: Int, CaseIterable {
     case beginImmediate, commit
     case savepoint, releaseSavepoint, rollbackToSavepoint
-    case fetchObject, saveObject
+    case fetchObject, saveObject, insertNewObject
     case lastQueueEntry, appendQueueEntry
 
     /// The statement's SQL (one statement, `?` parameters).
@@ -23,6 +23,10 @@ enum HotQuery: Int, CaseIterable {
             ON CONFLICT(collection, id) DO UPDATE SET persistent = excluded.persistent, local = excluded.local,
             dirty = excluded.dirty, base = excluded.base, base_version = excluded.base_version,
             server_version = excluded.server_version, state = excluded.state, local_rev = excluded.local_rev
+            """
+        case .insertNewObject: """
+            INSERT INTO objects(\(ObjectRow.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT(collection, id) DO NOTHING
             """
         case .lastQueueEntry: """
             SELECT seq, kind, state, attempts FROM queue WHERE collection = ? AND object_id = ? ORDER BY seq DESC LIMIT 1
