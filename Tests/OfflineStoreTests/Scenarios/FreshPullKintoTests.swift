@@ -56,4 +56,26 @@ struct FreshPullKintoTests {
             #expect(try store.collection(collection).objects().map(\.id) == ["c"])
         }
     }
+
+    /// The refresh prepares the collection alongside its first request: into a bucket that
+    /// does not exist yet, that request is refused, then asked again once the bucket exists.
+    @Test(.liveServer) func firstRefreshIntoAMissingBucketPreparesAndAsksAgain() async throws {
+        let recording = RecordingTransport(base: URLSessionTransport())
+        let backend = KintoBackend(configuration: try KintoServer.backend().configuration, transport: recording)
+        let collection = KintoServer.uniqueName("new")
+        try await withTemporaryDirectory { dir in
+            let store = try ObjectStore(path: dir.path("s.sqlite"), backend: backend)
+            defer { try? store.close() }
+            try store.register(CollectionDescriptor(collection))
+            let report = try await store.refresh()
+            #expect(report.pulled == 0)
+            let methods = recording.requests.map(\.method)
+            #expect(methods.filter { $0 == "PUT" }.count == 2, "bucket and collection created: \(methods)")
+            #expect(methods.last == "GET" || methods.filter { $0 == "GET" }.count == 1)
+            // The collection exists now: a create and a second refresh work.
+            try await store.collection(collection).create(["id": "x", "n": 1])
+            _ = try await store.sync()
+            #expect(try store.collection(collection).object("x")?.state == .synced)
+        }
+    }
 }

@@ -16,7 +16,6 @@ extension SyncEngine {
         for collection in targets {
             if let cancelled = SyncCancellation.check("the refresh") { return (try finish(report), cancelled) }
             do {
-                try await backend.prepare(collection: collection.name)
                 try await refresh(collection, full: full, report: &report, run: run)
             } catch {
                 return (try finish(report), SyncCancellation.stop(for: error, "the refresh"))
@@ -28,7 +27,8 @@ extension SyncEngine {
 
     /// Pulls one collection: first what a changed scope still has to pull, then the changes
     /// since the cursor (of the records in its scope), then, for a scoped collection, the
-    /// records that left the scope.
+    /// records that left the scope. The backend prepares the collection alongside the first
+    /// request (``pullPages``).
     private func refresh(_ collection: CollectionDescriptor, full: Bool, report: inout SyncReport, run: SyncRun) async throws {
         let scope = collection.syncScope.flatMap { $0.terms.isEmpty ? nil : $0 }
         // One read: the cursor, a pending scope catch-up, (scoped only) whether anything local
@@ -42,13 +42,16 @@ extension SyncEngine {
                     try !fromTheBeginning || ObjectRow.countSynced(db, in: collection.name, limit: 1) > 0)
         }
         var cursor = full ? nil : storedCursor
+        let backend = self.backend, name = collection.name
+        var preparing: (@Sendable () async throws -> Void)? = { try await backend.prepare(collection: name) }
         switch catchUp {
         case .fullPull?: cursor = nil
         case .queries(let queries)?:
             // The records the new scope adds, from the beginning; the cursor is not theirs to move.
             for query in queries {
                 try await pullPages(collection, since: nil, scope: query, storingCursor: false, collectingIDs: false,
-                                    includingDeletions: true, report: &report, run: run)
+                                    includingDeletions: true, preparing: preparing, report: &report, run: run)
+                preparing = nil
             }
         case nil: break
         }
@@ -56,7 +59,8 @@ extension SyncEngine {
         // The ids are kept only where the departures need them: a million-object pull keeps none.
         let pulled = try await pullPages(collection, since: cursor, scope: scope, storingCursor: true,
                                          collectingIDs: scope != nil && hadObjects,
-                                         includingDeletions: cursor != nil || holdsServerCopies, report: &report, run: run)
+                                         includingDeletions: cursor != nil || holdsServerCopies, preparing: preparing,
+                                         report: &report, run: run)
         if let scope, hadObjects {
             try await removeDepartures(collection, scope: scope, since: departuresSince, delivered: pulled.ids, report: &report)
         }
@@ -77,7 +81,8 @@ extension SyncEngine {
     /// - Returns: how many changes the pages brought, and their ids when `collectingIDs`.
     @discardableResult
     private func pullPages(_ collection: CollectionDescriptor, since cursor: String?, scope: ServerQuery?,
-                           storingCursor: Bool, collectingIDs: Bool, includingDeletions: Bool, report: inout SyncReport,
+                           storingCursor: Bool, collectingIDs: Bool, includingDeletions: Bool,
+                           preparing: (@Sendable () async throws -> Void)?, report: inout SyncReport,
                            run: SyncRun) async throws -> (count: Int, ids: Set<String>) {
         let backend = self.backend, name = collection.name
         @Sendable func fetch(_ continuation: PullContinuation?) async throws -> PullPage {
@@ -90,7 +95,7 @@ extension SyncEngine {
         }
         var ids = Set<String>()
         var count = 0
-        var page = try await fetch(nil)
+        var page = try await firstPage(fetch, preparing: preparing)
         while true {
             let next = page.next
             async let following: PullPage? = next == nil ? nil : fetch(next)
@@ -103,6 +108,27 @@ extension SyncEngine {
             page = nextPage
         }
         return (count, ids)
+    }
+
+    /// The first page, asked while the backend prepares the collection (`preparing`, the
+    /// collection's first request): a page that failed (the collection or its bucket did
+    /// not exist yet) is asked again once the collection is prepared, and a preparation that
+    /// failed stops the refresh before anything is applied, as when it ran first.
+    private func firstPage(_ fetch: @Sendable (PullContinuation?) async throws -> PullPage,
+                           preparing: (@Sendable () async throws -> Void)?) async throws -> PullPage {
+        guard let preparing else { return try await fetch(nil) }
+        async let prepared: Void = preparing()
+        let page: PullPage
+        do {
+            page = try await fetch(nil)
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch {
+            try await prepared
+            return try await fetch(nil)
+        }
+        try await prepared
+        return page
     }
 
     /// Removes the local copies of records that changed since `cursor` and no longer match
