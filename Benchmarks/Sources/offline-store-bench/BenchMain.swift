@@ -118,8 +118,8 @@ struct BenchMain {
                 let servers = [("memory", url)] + o.refreshKintos.filter { $0.name.hasPrefix("PostgreSQL") }.map { ($0.name, $0.url) }
                 for (name, serverURL) in servers {
                     progress("flush of 5,000 creates to Kinto (\(name)), ours and kinto-http (fresh processes)")
-                    add(try KintoBenchmarks.flushRow(server: name, url: serverURL, python: o.python, script: o.script,
-                                                     count: 5_000, rounds: 2))
+                    try KintoBenchmarks.flushRow(server: name, url: serverURL, python: o.python, script: o.script,
+                                                 count: 5_000, rounds: 2).forEach(add)
                 }
             }
             if o.wants("coalesce") {

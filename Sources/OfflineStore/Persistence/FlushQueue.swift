@@ -9,7 +9,7 @@ enum FlushQueue {
     static func nextBatch(_ db: Database, maxSize: Int, skipping skipped: Set<Int64>) throws -> [QueueEntry] {
         var candidates: [FlushPlan.Candidate] = []
         // A server may announce any batch limit (even Int.max): grow the page without overflowing.
-        var pageSize = max(64, maxSize.multipliedReportingOverflow(by: 4).overflow ? Int.max : maxSize * 4)
+        var pageSize = max(32, maxSize.multipliedReportingOverflow(by: 2).overflow ? Int.max : maxSize * 2)
         var after = Int64.min
         while true {
             let page = try self.candidates(db, after: after, limit: pageSize)
@@ -32,9 +32,10 @@ enum FlushQueue {
             FROM queue q LEFT JOIN objects o ON o.collection = q.collection AND o.id = q.object_id
             WHERE q.seq > ? ORDER BY q.seq LIMIT ?
             """)
-        return try Row.fetchAll(statement, arguments: [seq, limit]).map { row in
-            let state: String? = row["object_state"]
+        // A cursor's rows are read in place (no copy per row); each is decoded before the next step.
+        return try Array(Row.fetchCursor(statement, arguments: [seq, limit]).map { row in
+            let state: String? = row[15]  // after QueueTable.columns
             return FlushPlan.Candidate(entry: try QueueTable.entry(row), objectState: state.flatMap(SyncState.init(rawValue:)))
-        }
+        })
     }
 }

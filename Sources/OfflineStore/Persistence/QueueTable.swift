@@ -11,20 +11,22 @@ enum QueueTable {
         status, response_body, state, created_at, not_before, sent_rev, sent_data
         """
 
+    /// An entry from a row whose first columns are ``columns``, in that order (read by index:
+    /// a flush reads a page of entries per batch).
     static func entry(_ row: Row) throws -> QueueEntry {
-        let kindName: String = row["kind"]
-        let stateName: String = row["state"]
+        let kindName: String = row[3]
+        let stateName: String = row[10]
         guard let kind = QueueEntry.Kind(rawValue: kindName), let state = QueueEntry.State(rawValue: stateName) else {
-            throw OfflineStoreError(.corrupted, "queue entry \(row["seq"] as Int64) has an unknown kind or state")
+            throw OfflineStoreError(.corrupted, "queue entry \(row[0] as Int64) has an unknown kind or state")
         }
-        let notBefore: Double? = row["not_before"]
+        let notBefore: Double? = row[12]
         return QueueEntry(
-            seq: row["seq"], collection: row["collection"], objectID: row["object_id"], kind: kind,
-            baseVersion: row["base_version"], idempotencyKey: row["idempotency_key"], attempts: row["attempts"],
-            lastError: row["last_error"], status: row["status"], responseBody: row["response_body"], state: state,
-            createdAt: Date(timeIntervalSince1970: row["created_at"]),
+            seq: row[0], collection: row[1], objectID: row[2], kind: kind,
+            baseVersion: row[4], idempotencyKey: row[5], attempts: row[6],
+            lastError: row[7], status: row[8], responseBody: row[9], state: state,
+            createdAt: Date(timeIntervalSince1970: row[11]),
             notBefore: notBefore.map { Date(timeIntervalSince1970: $0) },
-            sentRev: row["sent_rev"], sentData: row["sent_data"])
+            sentRev: row[13], sentData: row[14])
     }
 
     static func fetch(_ db: Database, where clause: String = "1", arguments: StatementArguments = []) throws -> [QueueEntry] {
