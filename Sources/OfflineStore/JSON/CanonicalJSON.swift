@@ -269,66 +269,9 @@ struct CanonicalJSON {
         // Escapes: decode as the parser does, then write as `JSONValue.writeString` does.
         var decoded = Array(UnsafeBufferPointer(rebasing: bytes[index..<scan]))
         index = scan
-        while index < bytes.count {
-            let b = bytes[index]
-            if b == UInt8(ascii: "\"") {
-                index += 1
-                guard decoded.withUnsafeBufferPointer(Self.isValidUTF8) else { throw JSONError("invalid UTF-8 in string", at: start) }
-                Self.writeEscaped(decoded, into: &out)
-                return
-            }
-            if b < 0x20 { throw JSONError("control character in string", at: index) }
-            if b != UInt8(ascii: "\\") { decoded.append(b); index += 1; continue }
-            index += 1
-            guard index < bytes.count else { break }
-            let e = bytes[index]
-            index += 1
-            switch e {
-            case UInt8(ascii: "\""): decoded.append(0x22)
-            case UInt8(ascii: "\\"): decoded.append(0x5C)
-            case UInt8(ascii: "/"): decoded.append(0x2F)
-            case UInt8(ascii: "b"): decoded.append(0x08)
-            case UInt8(ascii: "f"): decoded.append(0x0C)
-            case UInt8(ascii: "n"): decoded.append(0x0A)
-            case UInt8(ascii: "r"): decoded.append(0x0D)
-            case UInt8(ascii: "t"): decoded.append(0x09)
-            case UInt8(ascii: "u"):
-                var scalar = try hex4()
-                if (0xD800...0xDBFF).contains(scalar) {
-                    guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u")
-                    else { throw JSONError("unpaired surrogate", at: index) }
-                    index += 2
-                    let low = try hex4()
-                    guard (0xDC00...0xDFFF).contains(low) else { throw JSONError("unpaired surrogate", at: index) }
-                    scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
-                } else if (0xDC00...0xDFFF).contains(scalar) {
-                    throw JSONError("unpaired surrogate", at: index)
-                }
-                guard let u = Unicode.Scalar(scalar) else { throw JSONError("invalid \\u escape", at: index) }
-                decoded.append(contentsOf: UTF8.encode(u)!)
-            default:
-                throw JSONError("invalid escape", at: index - 1)
-            }
-        }
-        throw JSONError("unterminated string", at: start)
-    }
-
-    private mutating func hex4() throws -> UInt32 {
-        guard bytes.count - index >= 4 else { throw JSONError("truncated \\u escape", at: index) }
-        var value: UInt32 = 0
-        for _ in 0..<4 {
-            let b = bytes[index]
-            let digit: UInt32
-            switch b {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(b - UInt8(ascii: "0"))
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(b - UInt8(ascii: "a") + 10)
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(b - UInt8(ascii: "A") + 10)
-            default: throw JSONError("invalid hex digit in \\u escape", at: index)
-            }
-            value = value << 4 | digit
-            index += 1
-        }
-        return value
+        try JSONLexing.decodeString(bytes, &index, start: start, into: &decoded)
+        guard decoded.withUnsafeBufferPointer(Self.isValidUTF8) else { throw JSONError("invalid UTF-8 in string", at: start) }
+        Self.writeEscaped(decoded, into: &out)
     }
 
     /// Writes decoded string bytes quoted and escaped exactly as `JSONValue.writeString`.
@@ -381,28 +324,7 @@ struct CanonicalJSON {
 
     private mutating func number(into out: inout [UInt8]) throws {
         let start = index
-        var isInteger = true
-        if bytes[index] == UInt8(ascii: "-") { index += 1 }
-        guard index < bytes.count, isDigit(bytes[index]) else { throw JSONError("invalid number", at: start) }
-        if bytes[index] == UInt8(ascii: "0") {
-            index += 1
-            if index < bytes.count, isDigit(bytes[index]) { throw JSONError("leading zero in number", at: start) }
-        } else {
-            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
-        }
-        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
-            isInteger = false
-            index += 1
-            guard index < bytes.count, isDigit(bytes[index]) else { throw JSONError("invalid fraction", at: index) }
-            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
-        }
-        if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
-            isInteger = false
-            index += 1
-            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
-            guard index < bytes.count, isDigit(bytes[index]) else { throw JSONError("invalid exponent", at: index) }
-            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
-        }
+        let isInteger = try JSONLexing.scanNumber(bytes, &index)
         let span = UnsafeBufferPointer(rebasing: bytes[start..<index])
         let digits = span.count - (span[0] == UInt8(ascii: "-") ? 1 : 0)
         // An integer of at most 18 digits fits in Int64 and `String(Int64)` writes it back as
@@ -420,8 +342,6 @@ struct CanonicalJSON {
         guard let d = Double(text), d.isFinite else { throw JSONError("number out of range", at: start) }
         out.append(contentsOf: d.description.utf8)
     }
-
-    @inline(__always) private func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
 }
 
 extension CanonicalJSON.TopLevel {

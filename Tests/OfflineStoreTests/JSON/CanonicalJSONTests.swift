@@ -81,7 +81,7 @@ struct CanonicalJSONTests {
 
     @Test("random documents and their mutations: same text as the tree, or refused by both")
     func randomDocuments() {
-        var rng = SplitMix(seed: 0x5eed)
+        var rng = ObjectStoreCrashTests.SeededGenerator(state: 0x5eed)  // deterministic: a failure repeats
         for _ in 0..<3_000 {
             let document = Array(randomJSON(&rng, depth: 0).utf8)
             check(document)
@@ -156,7 +156,7 @@ struct CanonicalJSONTests {
 
     private static let alphabet = Array(#"{}[]":,\ 0123456789.-+eEtrufalsn\/bu"#.utf8) + [0x01, 0xC3, 0xA9, 0xFF]
 
-    private func randomJSON(_ rng: inout SplitMix, depth: Int) -> String {
+    private func randomJSON(_ rng: inout ObjectStoreCrashTests.SeededGenerator, depth: Int) -> String {
         let ws = ["", " ", "\n", "\t "][Int(rng.next() % 4)]
         switch rng.next() % (depth > 3 ? 4 : 6) {
         case 0: return ws + ["true", "false", "null"][Int(rng.next() % 3)]
@@ -181,22 +181,9 @@ struct CanonicalJSONTests {
         }
     }
 
-    private func randomString(_ rng: inout SplitMix) -> String {
+    private func randomString(_ rng: inout ObjectStoreCrashTests.SeededGenerator) -> String {
         let pieces = ["a", "é", "\\n", "\\\"", "\\\\", "\\/", "\\u00e9", "\\u0001", "\\ud83d\\ude00", "😀", " ", "\\t", "\u{7F}", "\\b"]
         let count = Int(rng.next() % 5)
         return "\"" + (0..<count).map { _ in pieces[Int(rng.next() % UInt64(pieces.count))] }.joined() + "\""
-    }
-}
-
-/// A small deterministic generator, so a failure repeats.
-private struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
