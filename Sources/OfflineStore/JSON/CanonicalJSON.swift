@@ -27,9 +27,10 @@ struct CanonicalJSON {
         var onlyTombstoneKeys = true
     }
 
-    private let bytes: UnsafeBufferPointer<UInt8>
+    let bytes: UnsafeBufferPointer<UInt8>
     private(set) var index: Int
-    private var depth = 0
+    /// How many arrays and objects enclose the reading position.
+    private(set) var depth = 0
     /// Bytes of the current object's members, reused while reordering.
     private var scratch: [UInt8] = []
 
@@ -67,6 +68,12 @@ struct CanonicalJSON {
 
     /// The byte at the reading position, or nil at the end.
     var current: UInt8? { index < bytes.count ? bytes[index] : nil }
+
+    /// Goes on at `index`, `depth` levels deep: after a value the caller read another way.
+    mutating func resume(at index: Int, depth: Int) {
+        self.index = index
+        self.depth = depth
+    }
 
     /// Steps over `byte` if it is next.
     mutating func consume(_ byte: UInt8) -> Bool {

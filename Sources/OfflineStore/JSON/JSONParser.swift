@@ -35,6 +35,11 @@ struct JSONParser {
 
     init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
+    /// Parses one value at ``index`` (``depth`` levels deep), leaving ``index`` after it.
+    mutating func parseOneValue() throws -> JSONValue {
+        try parseValue()
+    }
+
     mutating func parseDocument() throws -> JSONValue {
         skipWhitespace()
         let value = try parseValue()

@@ -119,16 +119,21 @@ struct CanonicalJSONTests {
     func kintoPage() throws {
         let page = #"""
             {"data":[{"id":"b","last_modified":3,"z":1,"a":"\u00e9"},{"last_modified":4,"deleted":true,"id":"c"},
-            {"id":"b","last_modified":5,"n":1.50},{"id":"d","last_modified":2.0,"x":[{"q":1,"p":2}]}],"other":{"k":1}}
+            {"id":"b","last_modified":5,"n":1.50},{"id":"d","last_modified":2.0,"x":[{"q":1,"p":2}]},
+            {"id":"e","last_modified":7,"é":1,"e":[[{"z":1}]]},{"id":"f","last_modified":8,"a":1,"a":2},{"id":"g","last_modified":9}],
+            "other":{"k":1}}
             """#
         let changes = try #require(KintoPage.changes(Data(page.utf8)))
         let items = try #require(JSONValue(parsing: page)["data"]?.arrayValue)
         let tree = try #require(KintoPage.changes(of: items))
         #expect(changes == tree)
-        #expect(changes.map(\.id) == ["c", "b", "d"])
+        #expect(changes.map(\.id) == ["c", "b", "d", "e", "f", "g"])
         #expect(changes[0].record == nil)
         #expect(changes[1].canonicalText.map { String(decoding: $0, as: UTF8.self) } == #"{"id":"b","n":1.5}"#)
         #expect(changes[2].version == "2")
+        // Only the records a tree must order went the tree way; the others stayed text.
+        #expect(changes.map { $0.canonicalText != nil } == [false, true, true, false, false, true])
+        #expect(changes[4].record == ["id": "f", "a": 2])
         for bad in [#"{"data":[{"last_modified":1}]}"#, #"{"data":[{"id":"a"}]}"#, #"{"data":{}}"#, #"{"nodata":[]}"#,
                     #"{"data":[1]}"#, #"{"data":[{"id":"a","last_modified":"x"}]}"#, #"{"data":[]"#, "[]"] {
             #expect(KintoPage.changes(Data(bad.utf8)) == nil, "\(bad)")

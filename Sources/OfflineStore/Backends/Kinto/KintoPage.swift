@@ -3,8 +3,9 @@ import Foundation
 /// Reads a Kinto list answer, `{"data":[…records…], …}`, into changes without building a
 /// ``JSONValue`` tree per record: each record is checked and written in the store's
 /// canonical form (``CanonicalJSON``) with `last_modified` left out, and kept as text
-/// (``RemoteChange/init(id:recordText:version:)``). A page with a record only a tree can
-/// order (``CanonicalJSON/NeedsTree``) is read the tree way, with the same result.
+/// (``RemoteChange/init(id:recordText:version:)``). A record only a tree can order
+/// (``CanonicalJSON/NeedsTree``) is read the tree way, alone, with the same result; so is a
+/// page whose shape is not `{"data":[…]}` with `data` once.
 enum KintoPage {
     /// The page's records as changes (one per id, the highest `last_modified` kept), or nil
     /// when the body is not an object with a `data` array of records with an `id` and an
@@ -77,14 +78,24 @@ enum KintoPage {
             reader.skipWhitespace()
             // Anything but an object goes the tree way, which names the problem.
             guard reader.current == UInt8(ascii: "{") else { throw CanonicalJSON.NeedsTree() }
-            var text: [UInt8] = []
-            text.reserveCapacity(192)
-            let top = try reader.record(into: &text, dropping: "last_modified")
-            guard let id = top.id, let lastModified = top.lastModified.flatMap(version) else { throw CanonicalJSON.NeedsTree() }
-            let isTombstone = top.deletedIsTrue && top.onlyTombstoneKeys
-            changes.append((isTombstone ? RemoteChange(id: id, record: nil, version: String(lastModified))
-                                        : RemoteChange(id: id, canonicalText: text, version: String(lastModified)),
-                            lastModified))
+            let (start, depth) = (reader.index, reader.depth)
+            do {
+                var text: [UInt8] = []
+                text.reserveCapacity(192)
+                let top = try reader.record(into: &text, dropping: "last_modified")
+                guard let id = top.id, let lastModified = top.lastModified.flatMap(version) else { throw CanonicalJSON.NeedsTree() }
+                let isTombstone = top.deletedIsTrue && top.onlyTombstoneKeys
+                changes.append((isTombstone ? RemoteChange(id: id, record: nil, version: String(lastModified))
+                                            : RemoteChange(id: id, canonicalText: text, version: String(lastModified)),
+                                lastModified))
+            } catch is CanonicalJSON.NeedsTree {
+                // This record alone goes the tree way (a key only a tree orders, or no usable id).
+                var parser = JSONParser(bytes: reader.bytes)
+                parser.index = start
+                parser.depth = depth
+                changes.append(try change(of: try parser.parseOneValue()))
+                reader.resume(at: parser.index, depth: depth)
+            }
             reader.skipWhitespace()
         } while reader.consume(UInt8(ascii: ","))
         try reader.expect(UInt8(ascii: "]"), "',' or ']' in array")
