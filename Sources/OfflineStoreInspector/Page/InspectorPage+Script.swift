@@ -2,7 +2,7 @@ extension InspectorPage {
     /// The page's core: requests, element building, the hash router, live polling.
     static let script = #"""
         "use strict";
-        const state = { generation: null, overview: null, dirty: false, rendering: false, keepMessage: false };
+        const state = { generation: null, overview: null, dirty: false, rendering: false, renderAgain: false, keepMessage: false };
 
         function h(tag, attrs, ...children) {
           const el = document.createElement(tag);
@@ -63,22 +63,30 @@ extension InspectorPage {
           "": viewOverview, c: viewCollection, o: viewObject, queue: viewQueue,
           conflicts: viewConflicts, x: viewConflict, failed: viewFailed,
         };
+        // One render at a time; a render asked for meanwhile (a click on a link, a live change)
+        // runs after it, for the hash of that moment, and a view the hash left is not shown.
         async function render() {
-          if (state.rendering) return;
+          if (state.rendering) { state.renderAgain = true; return; }
           state.rendering = true;
-          const { parts, params } = parseHash();
-          const view = routes[parts[0] || ""];
-          for (const a of document.querySelectorAll("header nav a"))
-            a.classList.toggle("active", a.getAttribute("href") === "#/" + (parts[0] || ""));
           try {
-            state.overview = await api("/api/overview");
-            showMode(state.overview);
-            const node = view ? await view(parts.slice(1), params) : h("p", {}, "No such view.");
-            const main = document.getElementById("view");
-            main.replaceChildren(node);
-            main.dataset.view = parts[0] || "overview";
-          } catch (e) { say(e.message, "error"); }
-          finally { state.rendering = false; }
+            do {
+              state.renderAgain = false;
+              const hash = location.hash;
+              const { parts, params } = parseHash();
+              const view = routes[parts[0] || ""];
+              for (const a of document.querySelectorAll("header nav a"))
+                a.classList.toggle("active", a.getAttribute("href") === "#/" + (parts[0] || ""));
+              try {
+                state.overview = await api("/api/overview");
+                showMode(state.overview);
+                const node = view ? await view(parts.slice(1), params) : h("p", {}, "No such view.");
+                if (location.hash !== hash) { state.renderAgain = true; continue; }
+                const main = document.getElementById("view");
+                main.replaceChildren(node);
+                main.dataset.view = parts[0] || "overview";
+              } catch (e) { say(e.message, "error"); }
+            } while (state.renderAgain);
+          } finally { state.rendering = false; }
         }
         function showMode(o) {
           const mode = document.getElementById("mode");
