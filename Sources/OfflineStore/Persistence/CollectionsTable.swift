@@ -25,12 +25,19 @@ enum CollectionsTable {
 
     /// Stores a collection's definition; an existing one must have the same fields.
     ///
-    /// - Throws: ``OfflineStoreError/Code/collectionExists`` when the stored fields differ.
-    static func save(_ descriptor: CollectionDescriptor, in db: Database, statements: WriterStatements) throws {
+    /// - Returns: the definition it replaced, if the collection was registered before.
+    /// - Throws: ``OfflineStoreError/Code/collectionExists`` when the stored fields differ,
+    ///   ``OfflineStoreError/Code/corrupted`` when the stored definition cannot be read.
+    @discardableResult
+    static func save(_ descriptor: CollectionDescriptor, in db: Database, statements: WriterStatements) throws -> StoredDescriptor? {
         let stored = StoredDescriptor(descriptor)
         let text = try String(decoding: JSONEncoder().encode(stored), as: UTF8.self)
+        var previous: StoredDescriptor?
         if let existing = try String.fetchOne(db, sql: "SELECT descriptor FROM collections WHERE name = ?", arguments: [descriptor.name]) {
-            let old = try JSONDecoder().decode(StoredDescriptor.self, from: Data(existing.utf8))
+            guard let old = try? JSONDecoder().decode(StoredDescriptor.self, from: Data(existing.utf8)) else {
+                throw OfflineStoreError(.corrupted, "the definition of collection '\(descriptor.name)' cannot be read")
+            }
+            previous = old
             if old.fields != stored.fields {
                 throw OfflineStoreError(.collectionExists, "collection \(descriptor.name) exists with other fields")
             }
@@ -42,6 +49,7 @@ enum CollectionsTable {
             try db.execute(sql: FieldIndex.createSQL(for: field.name))
             statements.removeAll()  // the schema changed: prepare them again, as GRDB does its cache
         }
+        return previous
     }
 
     /// The stored pull cursor of a collection.
@@ -52,13 +60,6 @@ enum CollectionsTable {
     /// Stores a collection's pull cursor (nil: the next refresh reads it whole).
     static func setCursor(_ cursor: String?, of collection: String, in db: Database) throws {
         try db.execute(sql: "UPDATE collections SET cursor = ? WHERE name = ?", arguments: [cursor, collection])
-    }
-
-    /// The stored definition of a collection, if it was registered before.
-    static func stored(_ name: String, in db: Database) throws -> StoredDescriptor? {
-        guard let text = try String.fetchOne(db, sql: "SELECT descriptor FROM collections WHERE name = ?", arguments: [name])
-        else { return nil }
-        return try? JSONDecoder().decode(StoredDescriptor.self, from: Data(text.utf8))
     }
 
     /// What a changed sync scope still has to pull (nil: nothing).

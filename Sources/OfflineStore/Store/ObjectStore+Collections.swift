@@ -12,14 +12,14 @@ extension ObjectStore {
     /// pending edits or a conflict; observers see them go with reason `leftScope`), and the
     /// next refresh pulls, once, the records the new scope adds (Docs/Policies.md, "Sync scopes").
     /// - Throws: ``OfflineStoreError`` `invalidFieldPath` for a bad field declaration,
-    ///   `collectionExists` when the collection exists with different fields.
+    ///   `collectionExists` when the collection exists with different fields, `corrupted` when
+    ///   its stored definition cannot be read.
     public func register(_ descriptor: CollectionDescriptor) throws {
         try descriptor.validateDefinition()
         try checkBlobSupport(descriptor)
         let reasons = ChangeReasons()
         try local.write("registering collection \(descriptor.name)", origin: .server, reasons: reasons) { db in
-            let stored = try CollectionsTable.stored(descriptor.name, in: db)
-            try CollectionsTable.save(descriptor, in: db, statements: writerStatements)
+            let stored = try CollectionsTable.save(descriptor, in: db, statements: writerStatements)
             // A changed sync scope: catch up on the next refresh, drop what it no longer holds.
             let newScope = StoredDescriptor(descriptor).syncScope
             if let stored, stored.syncScope != newScope {
