@@ -10,9 +10,7 @@ extension Backend {
     /// pulls every change and keeps the tombstones and the records that match.
     public func pull(collection: String, since cursor: String?, continuing: PullContinuation?,
                      scope: ServerQuery) async throws -> PullPage {
-        var page = try await pull(collection: collection, since: cursor, continuing: continuing)
-        page.changes = page.changes.filter { change in change.record.map(scope.matches) ?? true }
-        return page
+        try await pull(collection: collection, since: cursor, continuing: continuing).keeping(scope)
     }
 
     /// Fetches one page of every change since `cursor` with only `fields` of each record
@@ -23,5 +21,16 @@ extension Backend {
     public func pull(collection: String, since cursor: String?, continuing: PullContinuation?,
                      fields: [String]) async throws -> PullPage {
         try await pull(collection: collection, since: cursor, continuing: continuing)
+    }
+}
+
+extension PullPage {
+    /// The page with only the records matching `scope`, and every tombstone (the engine
+    /// cannot tell whether a deleted record was in the scope): how a backend whose server
+    /// cannot filter applies a sync scope.
+    func keeping(_ scope: ServerQuery) -> PullPage {
+        var page = self
+        page.changes = changes.filter { change in change.record.map(scope.matches) ?? true }
+        return page
     }
 }

@@ -53,16 +53,9 @@ public struct RemoteChange: Sendable, Hashable {
         self.id = id
         self.version = version
         do {
-            let (text, top) = try recordText.withUnsafeBytes { raw in
-                var reader = CanonicalJSON(bytes: raw.assumingMemoryBound(to: UInt8.self))
-                var out: [UInt8] = []
-                out.reserveCapacity(raw.count)
-                reader.skipWhitespace()
+            let (text, top) = try CanonicalJSON.document(recordText) { reader, out in
                 guard reader.current == UInt8(ascii: "{") else { throw CanonicalJSON.NeedsTree() }
-                let top = try reader.record(into: &out, dropping: nil)
-                reader.skipWhitespace()
-                guard reader.current == nil else { throw JSONError("unexpected data after the value", at: reader.index) }
-                return (out, top)
+                return try reader.record(into: &out, dropping: nil)
             }
             if top.id == id {
                 body = .text(text)

@@ -43,15 +43,24 @@ struct CanonicalJSON {
     ///
     /// - Throws: ``JSONError`` for malformed text, ``NeedsTree``.
     static func canonical(_ text: some ContiguousBytes) throws -> [UInt8] {
+        try document(text) { reader, out in try reader.value(into: &out) }.text
+    }
+
+    /// Transcodes a whole document whose one value `read` transcodes (nothing but whitespace
+    /// may surround it); returns the text and what `read` returned.
+    ///
+    /// - Throws: ``JSONError`` for malformed text, ``NeedsTree``, or what `read` throws.
+    static func document<T>(_ text: some ContiguousBytes,
+                            _ read: (inout CanonicalJSON, inout [UInt8]) throws -> T) throws -> (text: [UInt8], value: T) {
         try text.withUnsafeBytes { raw in
             var reader = CanonicalJSON(bytes: raw.assumingMemoryBound(to: UInt8.self))
             var out: [UInt8] = []
             out.reserveCapacity(raw.count)
             reader.skipWhitespace()
-            try reader.value(into: &out)
+            let value = try read(&reader, &out)
             reader.skipWhitespace()
             guard reader.index == raw.count else { throw JSONError("unexpected data after the value", at: reader.index) }
-            return out
+            return (out, value)
         }
     }
 

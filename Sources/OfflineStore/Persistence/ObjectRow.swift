@@ -153,17 +153,11 @@ struct ObjectRow: Sendable {
     /// `ObjectRow(collection:id:)` with that persistent copy and version.
     static func insertServerCopy(_ db: Database, collection: String, id: String, text: [UInt8], version: String,
                                  on writer: WriterStatements) throws {
+        var row = ObjectRow(collection: collection, id: id)
+        row.serverVersion = version
         let statement = try HotStatement.write(db, .saveObject, on: writer)
-        try statement.bind(1, collection)
-        try statement.bind(2, id)
-        try statement.bindJSONText(3, text)
-        try statement.bindJSON(4, nil)
-        try statement.bind(5, 0 as Int64)
-        try statement.bindJSON(6, nil)
-        try statement.bind(7, nil as String?)
-        try statement.bind(8, version)
-        try statement.bind(9, SyncState.synced.rawValue)
-        try statement.bind(10, 0 as Int64)
+        try row.bindColumns(of: statement)
+        try statement.bindJSONText(3, text)  // the persistent copy, as text
         try statement.execute()
     }
 
@@ -213,14 +207,14 @@ struct ObjectRow: Sendable {
     }
 
     /// How many objects of a collection the server had (they hold a server version).
-    /// With `limit`, counts no further (`limit: 1` asks whether there is any).
-    static func countSynced(_ db: Database, in collection: String, limit: Int? = nil) throws -> Int {
-        guard let limit else {
-            return try Int.fetchOne(db, sql: "SELECT count(*) FROM objects WHERE collection = ? AND server_version IS NOT NULL",
-                                    arguments: [collection]) ?? 0
-        }
-        return try Int.fetchOne(db, sql: """
-            SELECT count(*) FROM (SELECT 1 FROM objects WHERE collection = ? AND server_version IS NOT NULL LIMIT ?)
-            """, arguments: [collection, limit]) ?? 0
+    static func countSynced(_ db: Database, in collection: String) throws -> Int {
+        try Int.fetchOne(db, sql: "SELECT count(*) FROM objects WHERE collection = ? AND server_version IS NOT NULL",
+                         arguments: [collection]) ?? 0
+    }
+
+    /// Whether the store holds any object of a collection that the server had.
+    static func anySynced(_ db: Database, in collection: String) throws -> Bool {
+        try Bool.fetchOne(db, sql: "SELECT EXISTS(SELECT 1 FROM objects WHERE collection = ? AND server_version IS NOT NULL)",
+                          arguments: [collection]) ?? false
     }
 }

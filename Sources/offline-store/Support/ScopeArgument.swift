@@ -1,17 +1,9 @@
-import ArgumentParser
 import OfflineStore
 
 /// One term of a sync scope on the command line: `FIELD=VALUE`, `FIELD!=VALUE`,
 /// `FIELD<VALUE`, `FIELD>VALUE`, `FIELD<=VALUE`, `FIELD>=VALUE`. VALUE is JSON when it
 /// parses as JSON (`3`, `true`, `"007"`), else text (`north`).
-struct ScopeArgument: ExpressibleByArgument, Sendable {
-    let term: ServerQuery.Term
-
-    init?(argument: String) {
-        guard let term = try? Self.parse(argument) else { return nil }
-        self.term = term
-    }
-
+enum ScopeArgument {
     /// The operators, longest first so `<=` is not read as `<`.
     static let operators: [(String, ServerQuery.Term.Operator)] = [
         ("!=", .notEqual), ("<=", .atMost), (">=", .atLeast), ("=", .equal), ("<", .lessThan), (">", .greaterThan),
@@ -38,8 +30,6 @@ struct ScopeArgument: ExpressibleByArgument, Sendable {
         }
         throw CLIError("scope '\(text)' is not FIELD=VALUE (or !=, <, >, <=, >=)", exitCode: ExitStatus.usage)
     }
-
-    static var defaultCompletionKind: CompletionKind { .default }
 }
 
 private extension JSONValue {

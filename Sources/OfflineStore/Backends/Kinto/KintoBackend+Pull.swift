@@ -70,7 +70,7 @@ extension KintoBackend {
         try checkName(collection)
         try checkBackoff()
         let recordsURL = paths.url(paths.recordsPath(collection))
-        var token: PullToken
+        let token: PullToken
         if let continuing {
             token = try PullToken(decoding: continuing.token)
             guard paths.isSameOrigin(token.next), token.next.path == recordsURL.path else {
@@ -91,18 +91,23 @@ extension KintoBackend {
             return PullPage(changes: [], cursor: nil, next: nil)
         }
         guard reply.isSuccess else { throw reply.error(what) }
-        if token.bound == PullToken.unbounded {
+        let bound: Int64
+        if let known = token.bound {
+            bound = known
+        } else {
             // The first answer's ETag is the snapshot bound (no HEAD was asked).
-            guard let bound = reply.etag.flatMap({ Int64($0) }), bound < Int64.max, bound >= 0 else { throw reply.badResponse(what) }
-            token.bound = bound
+            guard let learned = reply.etag.flatMap({ Int64($0) }), learned < Int64.max, learned >= 0 else {
+                throw reply.badResponse(what)
+            }
+            bound = learned
         }
         guard let changes = KintoPage.changes(reply.body) else { throw reply.badResponse(what) }
 
         var next: PullContinuation?
-        var pageCursor = String(token.bound)
+        var pageCursor = String(bound)
         if let link = reply.header("Next-Page"), !link.isEmpty {
             guard let url = URL(string: link) else { throw reply.badResponse(what) }
-            next = PullContinuation(token: PullToken(next: url, bound: token.bound, total: token.total).encoded())
+            next = PullContinuation(token: PullToken(next: url, bound: bound, total: token.total).encoded())
             let highest = changes.compactMap { Int64($0.version) }.max()
             pageCursor = highest.map(String.init) ?? ""
         }
@@ -126,7 +131,7 @@ extension KintoBackend {
         guard configuration.countsRecords else {
             // No HEAD: the first answer's ETag bounds the pull.
             let query = filter + [("_sort", "last_modified"), ("_limit", String(max(1, configuration.pageSize)))]
-            return PullToken(next: paths.url(path, query: query), bound: PullToken.unbounded, total: nil)
+            return PullToken(next: paths.url(path, query: query), bound: nil, total: nil)
         }
         let what = "reading the timestamp of collection \"\(collection)\""
         let head = try await send("HEAD", paths.url(path, query: filter + [("_limit", "1")]), what: what)
@@ -156,15 +161,13 @@ extension KintoBackend {
 struct PullToken: Sendable, Hashable {
     /// The `Next-Page` URL (or the first page's URL).
     var next: URL
-    /// The collection timestamp the pull is bounded by (inclusive).
-    var bound: Int64
+    /// The collection timestamp the pull is bounded by (inclusive); nil on a first page
+    /// that learns it from its answer's `ETag`. A continuation always carries it.
+    var bound: Int64?
     /// `Total-Records` of the first answer, if any.
     var total: Int?
 
-    /// The bound of a first page that learns it from its answer's `ETag`.
-    static let unbounded: Int64 = -1
-
-    init(next: URL, bound: Int64, total: Int?) {
+    init(next: URL, bound: Int64?, total: Int?) {
         self.next = next
         self.bound = bound
         self.total = total
@@ -184,7 +187,8 @@ struct PullToken: Sendable, Hashable {
 
     /// The token as compact JSON.
     func encoded() -> String {
-        var object: [String: JSONValue] = ["next": .string(next.absoluteString), "bound": .int(bound)]
+        var object: [String: JSONValue] = ["next": .string(next.absoluteString)]
+        if let bound { object["bound"] = .int(bound) }
         if let total { object["total"] = .int(Int64(total)) }
         return JSONValue.object(object).serialized()
     }

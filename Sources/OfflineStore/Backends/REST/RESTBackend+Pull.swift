@@ -30,9 +30,7 @@ extension RESTBackend {
         if let filters = Self.scopeFilters(scope, resource: resource) {
             return try await pull(collection: collection, since: cursor, continuing: continuing, filters: filters)
         }
-        var page = try await pull(collection: collection, since: cursor, continuing: continuing, filters: [])
-        page.changes = page.changes.filter { change in change.record.map(scope.matches) ?? true }
-        return page
+        return try await pull(collection: collection, since: cursor, continuing: continuing, filters: []).keeping(scope)
     }
 
     /// The feed's query parameters for `scope` (pure), or nil when the server cannot filter by it.

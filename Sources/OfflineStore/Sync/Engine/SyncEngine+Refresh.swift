@@ -39,11 +39,10 @@ extension SyncEngine {
             let catchUp = try CollectionsTable.scopeCatchUp(of: collection.name, in: db)
             let fromTheBeginning = full || storedCursor == nil || catchUp == .fullPull
             return (storedCursor, catchUp, try scope != nil && ObjectRow.any(db, in: collection.name),
-                    try !fromTheBeginning || ObjectRow.countSynced(db, in: collection.name, limit: 1) > 0)
+                    try !fromTheBeginning || ObjectRow.anySynced(db, in: collection.name))
         }
         var cursor = full ? nil : storedCursor
-        let backend = self.backend, name = collection.name
-        var preparing: (@Sendable () async throws -> Void)? = { try await backend.prepare(collection: name) }
+        var preparing = true  // the collection's first request goes with its preparation
         switch catchUp {
         case .fullPull?: cursor = nil
         case .queries(let queries)?:
@@ -51,7 +50,7 @@ extension SyncEngine {
             for query in queries {
                 try await pullPages(collection, since: nil, scope: query, storingCursor: false, collectingIDs: false,
                                     includingDeletions: true, preparing: preparing, report: &report, run: run)
-                preparing = nil
+                preparing = false
             }
         case nil: break
         }
@@ -82,7 +81,7 @@ extension SyncEngine {
     @discardableResult
     private func pullPages(_ collection: CollectionDescriptor, since cursor: String?, scope: ServerQuery?,
                            storingCursor: Bool, collectingIDs: Bool, includingDeletions: Bool,
-                           preparing: (@Sendable () async throws -> Void)?, report: inout SyncReport,
+                           preparing: Bool, report: inout SyncReport,
                            run: SyncRun) async throws -> (count: Int, ids: Set<String>) {
         let backend = self.backend, name = collection.name
         @Sendable func fetch(_ continuation: PullContinuation?) async throws -> PullPage {
@@ -95,7 +94,7 @@ extension SyncEngine {
         }
         var ids = Set<String>()
         var count = 0
-        var page = try await firstPage(fetch, preparing: preparing)
+        var page = try await firstPage(fetch, preparing: preparing ? name : nil)
         while true {
             let next = page.next
             async let following: PullPage? = next == nil ? nil : fetch(next)
@@ -110,14 +109,15 @@ extension SyncEngine {
         return (count, ids)
     }
 
-    /// The first page, asked while the backend prepares the collection (`preparing`, the
+    /// The first page, asked while the backend prepares the collection `preparing` (on the
     /// collection's first request): a page that failed (the collection or its bucket did
     /// not exist yet) is asked again once the collection is prepared, and a preparation that
     /// failed stops the refresh before anything is applied, as when it ran first.
     private func firstPage(_ fetch: @Sendable (PullContinuation?) async throws -> PullPage,
-                           preparing: (@Sendable () async throws -> Void)?) async throws -> PullPage {
-        guard let preparing else { return try await fetch(nil) }
-        async let prepared: Void = preparing()
+                           preparing collection: String?) async throws -> PullPage {
+        guard let collection else { return try await fetch(nil) }
+        let backend = self.backend
+        async let prepared: Void = backend.prepare(collection: collection)
         let page: PullPage
         do {
             page = try await fetch(nil)
@@ -165,7 +165,7 @@ extension SyncEngine {
         } while continuation != nil
     }
 
-    /// The stored pull cursor of a collection.
+    /// The stored pull cursor of a collection (the reset tests read it).
     func storedCursor(of collection: String) throws -> String? {
         try read("reading the cursor of \(collection)") { db in try CollectionsTable.cursor(of: collection, in: db) }
     }
