@@ -23,10 +23,17 @@ struct ConcurrentWriters: Sendable {
     }
 
     /// Writer `kind` does `rounds` writes on ids of its own; returns how many requests the
-    /// server accepted (2xx) and how many it refused with a 409 (concurrent transactions).
-    func run(kind: Int, rounds: Int, seed: UInt64) async throws -> (accepted: Int, conflicts: Int) {
+    /// server accepted (2xx), how many it refused with a 409 (concurrent transactions), and
+    /// the ids whose last write Kinto stored with a client timestamp already more than
+    /// `lookBack` behind the collection's: no incremental pull can see those (Kinto keeps a
+    /// past client `last_modified` as it is, Docs/Sync.md), so they are outside what a
+    /// refresh promises. Only a collider write can make one, and only when the server took
+    /// longer than `lookBack` between its `GET` and its `PUT` (a loaded machine).
+    func run(kind: Int, rounds: Int, seed: UInt64,
+             lookBack: Duration = .seconds(5)) async throws -> (accepted: Int, conflicts: Int, hidden: Set<String>) {
         var random = ObjectStoreCrashTests.SeededGenerator(state: seed)
         var accepted = 0, conflicts = 0
+        var hidden = Set<String>()
         func count(_ status: Int) {
             if (200..<300).contains(status) || status == 404 { accepted += 1 } else if status == 409 { conflicts += 1 }
         }
@@ -51,10 +58,18 @@ struct ConcurrentWriters: Sendable {
                 let etag = head.header("ETag")?.trimmingCharacters(in: CharacterSet(charactersIn: "\"")) ?? ""
                 var data: [String: JSONValue] = ["v": .int(Int64(n)), "by": "collider"]
                 if let stamp = Int64(etag) { data["last_modified"] = .int(stamp) }
-                count(try await send("PUT", records.appendingPathComponent(id), ["data": .object(data)]).status)
+                let put = try await send("PUT", records.appendingPathComponent(id), ["data": .object(data)])
+                count(put.status)
+                guard (200..<300).contains(put.status) else { continue }
+                // Where did it land? Below the collection's timestamp by more than the look-back: hidden.
+                let stored = (try? JSONValue(parsing: put.body))?["data"]?["last_modified"]?.intValue
+                let after = try await send("GET", records.appending(queryItems: [URLQueryItem(name: "_limit", value: "1")]))
+                let now = after.header("ETag").flatMap { Int64($0.trimmingCharacters(in: CharacterSet(charactersIn: "\""))) }
+                let lag = Int64(lookBack.components.seconds * 1000)
+                if let stored, let now, now - stored > lag { hidden.insert(id) } else { hidden.remove(id) }
             }
         }
-        return (accepted, conflicts)
+        return (accepted, conflicts, hidden)
     }
 
     /// Every live record on the server, without `last_modified`.

@@ -35,11 +35,11 @@ struct PostgresHazardTests {
                 let seeds = (0..<3).map { _ in random.next() }
                 let storeSeed = random.next()
                 // Three writers and the store at once; the store edits ids of its own and syncs.
-                let (written, storeRounds) = try await withThrowingTaskGroup(of: (Int, Int).self) { group in
+                let (written, storeRounds, hidden) = try await withThrowingTaskGroup(of: (Int, Set<String>).self) { group in
                     for kind in 0..<3 {
                         group.addTask {
                             let r = try await writers.run(kind: kind, rounds: 12, seed: seeds[kind])
-                            return (r.accepted, r.conflicts)
+                            return (r.accepted + r.conflicts, r.hidden)
                         }
                     }
                     var storeRandom = ObjectStoreCrashTests.SeededGenerator(state: storeSeed)
@@ -50,9 +50,9 @@ struct PostgresHazardTests {
                         do { _ = try await store.sync() } catch let stop as OfflineStoreError where stop.report != nil {}
                         refreshes += 1
                     }
-                    var total = 0
-                    for try await (accepted, conflicts) in group { total += accepted + conflicts }
-                    return (total, refreshes)
+                    var total = 0, hidden = Set<String>()
+                    for try await (requests, ids) in group { total += requests; hidden.formUnion(ids) }
+                    return (total, refreshes, hidden)
                 }
                 // Quiescence: the writers are done; sync until the queue is empty.
                 for _ in 0..<5 {
@@ -62,7 +62,10 @@ struct PostgresHazardTests {
                 let remote = try await writers.all()
                 var local: [String: JSONValue] = [:]
                 for value in try store.collection("shared").findAll() { local[value["id"]?.stringValue ?? "?"] = value }
-                let missed = Set(remote.keys).union(local.keys).filter { remote[$0] != local[$0] }
+                // A record another client stored with a past timestamp beyond the look-back is
+                // invisible to incremental pulls by Kinto's design (ConcurrentWriters.run).
+                let missed = Set(remote.keys).union(local.keys).filter { remote[$0] != local[$0] && !hidden.contains($0) }
+                if !hidden.isEmpty { print("round \(round): \(hidden.sorted()) stored below the look-back, not checked") }
                 tally.runs += 1
                 tally.injected += written + storeRounds
                 tally.editsChecked += local.keys.filter { $0.hasPrefix("mine-") }.count
