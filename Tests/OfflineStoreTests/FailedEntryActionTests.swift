@@ -79,7 +79,7 @@ struct FailedEntryActionTests {
         try await Self.withStore { store, backend in
             try await Self.rejectedEdit(store, backend) { try await $0.patch("a", ["title": "x"]) }
             try store.retry("todos", id: "a")
-            let sentData = try store.read("reading") { db in
+            let sentData = try store.local.read("reading") { db in
                 try String.fetchOne(db, sql: "SELECT sent_data FROM queue WHERE object_id = 'a'")
             }
             #expect(sentData == nil)

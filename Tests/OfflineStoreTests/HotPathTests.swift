@@ -46,7 +46,7 @@ struct HotPathTests {
     /// Every column of an object row survives the direct `sqlite3_*` write and read.
     @Test func anObjectRowRoundTripsThroughTheHotStatements() async throws {
         try await withTemporaryStore(collections: [CollectionDescriptor("todos")]) { store async throws in
-            try store.write("test") { db in
+            try store.local.write("test") { db in
                 var row = ObjectRow(collection: "todos", id: "k")
                 row.persistent = ["id": "k", "v": 1]
                 row.serverVersion = "7"
@@ -68,7 +68,7 @@ struct HotPathTests {
         try await withTemporaryStore(collections: [CollectionDescriptor("todos")]) { store async throws in
             _ = try await store.collection("todos").create(["id": "k"])
             #expect(throws: OfflineStoreError.self) {
-                try store.write("test") { db in
+                try store.local.write("test") { db in
                     try db.execute(sql: "UPDATE objects SET state = 'bogus' WHERE id = 'k'")
                     _ = try ObjectRow.fetch(db, collection: "todos", id: "k")
                 }

@@ -43,7 +43,7 @@ struct ObjectStoreAtomicityTests {
     }
 
     static func footprint(_ store: ObjectStore, _ collection: String, _ id: String) throws -> Footprint {
-        let rawRows = try store.read("counting rows") { db in
+        let rawRows = try store.local.read("counting rows") { db in
             try Int.fetchOne(db, sql: "SELECT count(*) FROM objects WHERE collection = ? AND id = ?",
                              arguments: [collection, id]) ?? -1
         }
@@ -204,7 +204,7 @@ struct ObjectStoreAtomicityTests {
     /// Makes SQLite itself refuse the queue entry of object `boom`, after its row was written:
     /// a real storage failure in the middle of an edit (a trigger on the writer connection).
     static func failQueueEntries(of id: String, in store: ObjectStore) throws {
-        try store.write("installing a failing trigger") { db in
+        try store.local.write("installing a failing trigger") { db in
             try db.execute(sql: """
                 CREATE TEMP TRIGGER refuse_queue_entry BEFORE INSERT ON main.queue WHEN NEW.object_id = '\(id)'
                 BEGIN SELECT RAISE(ABORT, 'injected queue failure'); END

@@ -232,7 +232,7 @@ struct ObjectStoreCrashTests {
 
                 // Reopen: the store opens cleanly and passes SQLite's integrity check.
                 let store = try ObjectStore(path: storePath)
-                let integrity = try store.read("checking integrity") { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") }
+                let integrity = try store.local.read("checking integrity") { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") }
                 #expect(integrity == ["ok"], "\(context)")
 
                 // Every acknowledged edit is there; the one in progress is all there or not at all.

@@ -34,7 +34,7 @@ struct ObjectStoreResetTests {
             #expect(try todos.find("e") == ["id": "e", "title": "edited"])
             #expect(try store.queueCount() == 1)
             #expect(try store.collection("drafts").find("d") == ["id": "d", "text": "local only"])
-            #expect(try store.engine!.storedCursor(of: "todos") == nil)
+            #expect(try store.syncEngine.storedCursor(of: "todos") == nil)
             #expect(try store.lastSync() == nil)
             #expect(try store.metadata(forKey: "server") == "http://127.0.0.1:1/v1")
 
@@ -52,7 +52,7 @@ struct ObjectStoreResetTests {
             #expect(try store.collection("todos").count() == 0)
             #expect(try store.collection("drafts").count() == 0)
             #expect(try store.queueCount() == 0)
-            #expect(try store.engine!.storedCursor(of: "todos") == nil)
+            #expect(try store.syncEngine.storedCursor(of: "todos") == nil)
             #expect(try store.lastSync() == nil)
             #expect(store.collections().map(\.name) == ["drafts", "todos"])
             #expect(try store.metadata(forKey: "server") == "http://127.0.0.1:1/v1")

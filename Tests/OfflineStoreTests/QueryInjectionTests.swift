@@ -40,13 +40,13 @@ struct QueryInjectionTests {
     }
 
     static func expectTablesIntact(_ store: ObjectStore, objects: Int, sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let tables = try store.read("listing tables") { db in
+        let tables = try store.local.read("listing tables") { db in
             try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
         }
         for table in ["collections", "meta", "objects", "queue"] {
             #expect(tables.contains(table), "table \(table) is gone", sourceLocation: sourceLocation)
         }
-        let count = try store.read("counting") { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM objects") }
+        let count = try store.local.read("counting") { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM objects") }
         #expect(count == objects, sourceLocation: sourceLocation)
         #expect(try store.queueCount() == objects, sourceLocation: sourceLocation)
     }
@@ -164,7 +164,7 @@ struct QueryInjectionTests {
 
     @Test func declaredIndexedFieldsHaveAnIndex() async throws {
         try await withTemporaryStore(collections: Self.collections) { store async throws in
-            let indexes = try store.read("listing indexes") { db in
+            let indexes = try store.local.read("listing indexes") { db in
                 try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'objects'")
             }
             #expect(indexes.contains("objects_field_name"))
@@ -179,7 +179,7 @@ struct QueryInjectionTests {
         let query = try store.collection(collection)
             .selectQuery(where: condition, state: nil, orderBy: orderBy, limit: nil, offset: 0)
         let (sql, arguments) = (query.sql, query.arguments)
-        return try store.read("explaining") { db in
+        return try store.local.read("explaining") { db in
             try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql, arguments: arguments).map { $0["detail"] as String }
         }
     }

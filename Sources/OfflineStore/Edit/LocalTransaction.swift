@@ -12,7 +12,7 @@ import GRDB
 /// when the block caught it. On a store with ``ObjectStore/Configuration/maxStoreSize``,
 /// an edit refused with `storeFull` writes nothing and the block may go on.
 public struct LocalTransaction {
-    let store: ObjectStore
+    let engine: EditEngine
     let db: Database
     let onlineCheck: (CollectionDescriptor) throws -> Void
     /// Trips when an edit fails after writing part of itself (see ``EditIsolation``).
@@ -21,11 +21,11 @@ public struct LocalTransaction {
     /// Edits on a store with a size limit keep a savepoint each, so that a `storeFull`
     /// refusal, which can only come after writing, leaves the rest of the block free to commit.
     private var isolation: EditIsolation {
-        store.configuration.maxStoreSize == nil ? .shared(latch) : .savepoint
+        engine.configuration.maxStoreSize == nil ? .shared(latch) : .savepoint
     }
 
     private func descriptor(_ collection: String) throws -> CollectionDescriptor {
-        let d = try store.descriptor(of: collection)
+        let d = try engine.local.collections.descriptor(of: collection)
         try onlineCheck(d)
         return d
     }
@@ -33,35 +33,35 @@ public struct LocalTransaction {
     /// Creates an object; returns it with its id.
     @discardableResult
     public func create(_ object: JSONValue, in collection: String) throws -> JSONValue {
-        try store.apply(.create(object), to: descriptor(collection), in: db, isolation: isolation) ?? object
+        try engine.apply(.create(object), to: descriptor(collection), in: db, isolation: isolation) ?? object
     }
 
     /// Creates or replaces an object.
     @discardableResult
     public func save(_ object: JSONValue, in collection: String) throws -> JSONValue {
-        try store.apply(.save(object), to: descriptor(collection), in: db, isolation: isolation) ?? object
+        try engine.apply(.save(object), to: descriptor(collection), in: db, isolation: isolation) ?? object
     }
 
     /// Replaces an existing object.
     @discardableResult
     public func replace(_ id: String, with object: JSONValue, in collection: String) throws -> JSONValue {
-        try store.apply(.replace(id: id, with: object), to: descriptor(collection), in: db, isolation: isolation) ?? object
+        try engine.apply(.replace(id: id, with: object), to: descriptor(collection), in: db, isolation: isolation) ?? object
     }
 
     /// Merges fields into an existing object (`null` removes a field).
     @discardableResult
     public func patch(_ id: String, _ fields: [String: JSONValue], in collection: String) throws -> JSONValue {
-        try store.apply(.patch(id: id, fields: fields), to: descriptor(collection), in: db, isolation: isolation) ?? .null
+        try engine.apply(.patch(id: id, fields: fields), to: descriptor(collection), in: db, isolation: isolation) ?? .null
     }
 
     /// Deletes an object.
     public func destroy(_ id: String, in collection: String) throws {
-        _ = try store.apply(.destroy(id: id), to: descriptor(collection), in: db, isolation: isolation)
+        _ = try engine.apply(.destroy(id: id), to: descriptor(collection), in: db, isolation: isolation)
     }
 
     /// Applies any local edit (the typed layer's saves keep unknown fields this way).
     func apply(_ edit: LocalEdit, in collection: String) throws -> JSONValue? {
-        try store.apply(edit, to: descriptor(collection), in: db, isolation: isolation)
+        try engine.apply(edit, to: descriptor(collection), in: db, isolation: isolation)
     }
 
     /// Reads an object as the app sees it, including this transaction's edits.
@@ -84,39 +84,6 @@ extension ObjectStore {
     ///   collections without a server, `storage` for SQLite's errors).
     @discardableResult
     public func transaction<T: Sendable>(_ body: (LocalTransaction) throws -> T) async throws -> T {
-        try await transaction(policy: nil, body)
-    }
-
-    /// A transaction whose edits follow `override` instead of each collection's update policy.
-    func transaction<T: Sendable>(policy override: UpdatePolicy?, _ body: (LocalTransaction) throws -> T) async throws -> T {
-        let usesOnlineOnly = collections().contains {
-            !$0.isLocalOnly && effectiveUpdatePolicy($0, override: override) == .updateIfOnline
-        }
-        var reachability = Reachability.offline
-        if usesOnlineOnly { reachability = await self.reachability() }
-        // The block's own errors reach the caller as they are; SQLite's become OfflineStoreErrors.
-        var bodyError: (any Error)?
-        do {
-            return try write("running a transaction") { db in
-                let latch = RollbackLatch()
-                do {
-                    let result = try body(LocalTransaction(store: self, db: db, onlineCheck: { d in
-                        if !d.isLocalOnly, self.effectiveUpdatePolicy(d, override: override) == .updateIfOnline,
-                           let error = ObjectStore.onlineOnlyError(reachability, collection: d.name) { throw error }
-                    }, latch: latch))
-                    // An edit failed half-written and the block caught it: roll back whole.
-                    if let failure = latch.failure { throw failure }
-                    return result
-                } catch {
-                    // After an edit failed half-written, that failure is what the caller learns,
-                    // whatever the block did with it.
-                    let first = latch.failure ?? error
-                    if !(first is DatabaseError) { bodyError = first }
-                    throw first
-                }
-            }
-        } catch {
-            throw bodyError ?? error
-        }
+        try await editEngine.transaction(policy: nil, body)
     }
 }

@@ -99,4 +99,15 @@ enum MetaTable {
 
     /// The key of the last completed sync time.
     static let lastSyncKey = "lastSync"
+
+    /// The stored key of the app's metadata `key` (``ObjectStore/setMetadata(_:forKey:)``): a
+    /// prefix keeps app metadata apart from the engine's own keys.
+    ///
+    /// - Throws: ``OfflineStoreError/Code/invalidOperation`` for an empty or too long key.
+    static func appKey(_ key: String) throws -> String {
+        guard !key.isEmpty, key.utf8.count <= 256 else {
+            throw OfflineStoreError(.invalidOperation, "a metadata key must be 1–256 bytes")
+        }
+        return "app:" + key
+    }
 }

@@ -3,7 +3,7 @@ import GRDB
 /// Every table keyed by an object, besides `objects` itself: `queue`, `object_usage`,
 /// `blobs` and `id_aliases`. Removing or re-keying an object goes through here, so no row
 /// of a gone object is left behind. Every function runs inside the caller's transaction.
-enum KeyedRows {
+enum ObjectKeyedTables {
     /// Renames an object's row (its copies are saved by the caller).
     static func renameObject(_ db: Database, collection: String, from oldID: String, to newID: String) throws {
         try db.execute(sql: "UPDATE objects SET id = ? WHERE collection = ? AND id = ?", arguments: [newID, collection, oldID])

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 extension ObjectStore {
     /// Registers a collection, or updates its policies if it exists with the same schema.
@@ -15,61 +14,23 @@ extension ObjectStore {
     ///   `collectionExists` when the collection exists with different fields, `corrupted` when
     ///   its stored definition cannot be read.
     public func register(_ descriptor: CollectionDescriptor) throws {
-        try descriptor.validateDefinition()
-        try checkBlobSupport(descriptor)
-        let reasons = ChangeReasons()
-        try local.write("registering collection \(descriptor.name)", origin: .server, reasons: reasons) { db in
-            let stored = try CollectionsTable.save(descriptor, in: db, statements: writerStatements)
-            // A changed sync scope: catch up on the next refresh, drop what it no longer holds.
-            let newScope = StoredDescriptor(descriptor).syncScope
-            if let stored, stored.syncScope != newScope {
-                try ScopeChange.apply(from: stored.syncScope, to: newScope, collection: descriptor.name, in: db, reasons: reasons)
-            }
-        }
-        registry.set(descriptor)
+        try syncEngine.register(descriptor)
     }
 
     /// Every registered collection, sorted by name.
     public func collections() -> [CollectionDescriptor] {
-        registry.all
+        local.collections.all
     }
 
     /// The descriptor of a registered collection.
     ///
     /// - Throws: ``OfflineStoreError/Code/unknownCollection``.
     public func descriptor(of name: String) throws -> CollectionDescriptor {
-        try registry.descriptor(of: name)
-    }
-
-    /// The update policy in force for a collection, given an optional per-call override.
-    func effectiveUpdatePolicy(_ collection: CollectionDescriptor, override: UpdatePolicy?) -> UpdatePolicy {
-        override ?? collection.updatePolicy ?? configuration.updatePolicy
-    }
-}
-
-/// The SQLite index on a declared field, and the expression queries must repeat to use it.
-enum FieldIndex {
-    /// The indexed expression; `name` is a declared field name (letters, digits, `_` only).
-    static func expression(for name: String) -> String {
-        precondition(FieldSchema.isValidName(name))
-        return "json_extract(doc, '$.\(name)')"
-    }
-
-    /// The index's name, quoted for SQL; `name` is a declared field name.
-    static func quotedName(for name: String) -> String {
-        precondition(FieldSchema.isValidName(name))
-        return "\"objects_field_\(name)\""
-    }
-
-    static func createSQL(for name: String) -> String {
-        "CREATE INDEX IF NOT EXISTS \(quotedName(for: name)) ON objects(collection, \(expression(for: name)))"
+        try local.collections.descriptor(of: name)
     }
 }
 
 extension ObjectStore {
-    /// The prefix that keeps app metadata apart from the engine's own keys in the `meta` table.
-    static let appMetadataPrefix = "app:"
-
     /// Stores a small piece of app metadata in the store file, or removes it (`nil`).
     ///
     /// App metadata lives in the same SQLite file as the objects, apart from the engine's
@@ -87,9 +48,8 @@ extension ObjectStore {
     /// - Throws: ``OfflineStoreError`` `invalidOperation` for an empty or too long key,
     ///   or a storage error.
     public func setMetadata(_ value: String?, forKey key: String) throws {
-        try Self.checkMetadataKey(key)
-        let stored = Self.appMetadataPrefix + key
-        try write("saving metadata \(key)") { db in try MetaTable.setValue(value, forKey: stored, in: db) }
+        let stored = try MetaTable.appKey(key)
+        try local.write("saving metadata \(key)") { db in try MetaTable.setValue(value, forKey: stored, in: db) }
     }
 
     /// The app metadata stored under `key` with ``setMetadata(_:forKey:)``, or nil.
@@ -97,16 +57,8 @@ extension ObjectStore {
     /// - Throws: ``OfflineStoreError`` `invalidOperation` for an empty or too long key,
     ///   or a storage error.
     public func metadata(forKey key: String) throws -> String? {
-        try Self.checkMetadataKey(key)
-        return try read("reading metadata \(key)") { db in
-            try MetaTable.value(forKey: Self.appMetadataPrefix + key, in: db)
-        }
-    }
-
-    private static func checkMetadataKey(_ key: String) throws {
-        guard !key.isEmpty, key.utf8.count <= 256 else {
-            throw OfflineStoreError(.invalidOperation, "a metadata key must be 1–256 bytes")
-        }
+        let stored = try MetaTable.appKey(key)
+        return try local.read("reading metadata \(key)") { db in try MetaTable.value(forKey: stored, in: db) }
     }
 }
 
@@ -168,12 +120,6 @@ extension ObjectStore {
     @discardableResult
     public func search(_ collection: String, query: ServerQuery, syncChanges: Bool = false,
                        progress: (@Sendable (SearchProgress) -> Void)? = nil) async throws -> SearchResult {
-        let descriptor = try descriptor(of: collection)
-        guard !descriptor.isLocalOnly else {
-            throw OfflineStoreError(.invalidOperation, "\(collection) is local-only: it has no server to search")
-        }
-        try query.validate()
-        if syncChanges { try await flush() }
-        return try await fetchingEngine(collection).pullMatching(query, into: descriptor, progress: progress)
+        try await syncEngine.search(collection, query: query, flushingFirst: syncChanges, progress: progress)
     }
 }

@@ -78,7 +78,7 @@ struct AppCodeOutsideTransactionsTests {
         let box = StoreBox()
         let resolver: ConflictResolver = { conflict in
             // The app edits the object while deciding: the answer no longer fits it.
-            try? box.value.write("editing meanwhile") { db in
+            try? box.value.local.write("editing meanwhile") { db in
                 var row = try ObjectRow.fetch(db, collection: conflict.collection, id: conflict.id)!
                 row.localRev += 1
                 try row.save(db)

@@ -5,28 +5,26 @@ import Testing
 /// The sync engine's rules as values: what an answer means, what a pulled change does, the
 /// queue entry's lifecycle and the flush run's steps. No SQLite, no HTTP.
 @Suite struct EngineRuleTests {
-    // MARK: PushAnswer: one row per kind of answer
+    // MARK: PushOutcomeRule: one row per kind of answer
 
     @Test(arguments: [
-        (PushOutcome.applied(record: ["id": "a"], version: "2"), PushAnswer.applied(record: ["id": "a"], version: "2"), nil as QueueEntry.State?, false, true),
-        (.createdThenDeleted(record: ["id": "a"], version: "3"), .appliedThenDeleted(record: ["id": "a"], version: "3"), nil, false, true),
-        (.conflict(server: ["id": "a", "t": "sent"], version: "4"), .applied(record: ["id": "a", "t": "sent"], version: "4"), nil, false, true),
-        (.conflict(server: ["id": "a", "t": "theirs"], version: "4"), .conflict(server: ["id": "a", "t": "theirs"], version: "4"), .pending, false, false),
-        (.conflict(server: nil, version: nil), .conflict(server: nil, version: nil), .pending, false, false),
-        (.rejected(status: 422, body: "no"), .rejected(status: 422, body: "no"), .failed, false, false),
-        (.retry(status: 503, message: "busy", retryAfter: .seconds(5)), .retry(status: 503, message: "busy", retryAfter: .seconds(5)), .pending, true, false),
-    ] as [(PushOutcome, PushAnswer, QueueEntry.State?, Bool, Bool)])
-    func pushAnswers(outcome: PushOutcome, answer: PushAnswer, entryState: QueueEntry.State?, stops: Bool, pushed: Bool) {
-        let decided = PushAnswer.decide(outcome, sent: ["id": "a", "t": "sent"])
+        (PushOutcome.applied(record: ["id": "a"], version: "2"), PushOutcomeRule.applied(record: ["id": "a"], version: "2"), true),
+        (.createdThenDeleted(record: ["id": "a"], version: "3"), .appliedThenDeleted(record: ["id": "a"], version: "3"), true),
+        (.conflict(server: ["id": "a", "t": "sent"], version: "4"), .applied(record: ["id": "a", "t": "sent"], version: "4"), true),
+        (.conflict(server: ["id": "a", "t": "theirs"], version: "4"), .conflict(server: ["id": "a", "t": "theirs"], version: "4"), false),
+        (.conflict(server: nil, version: nil), .conflict(server: nil, version: nil), false),
+        (.rejected(status: 422, body: "no"), .rejected(status: 422, body: "no"), false),
+        (.retry(status: 503, message: "busy", retryAfter: .seconds(5)), .retry(status: 503, message: "busy", retryAfter: .seconds(5)), false),
+    ] as [(PushOutcome, PushOutcomeRule, Bool)])
+    func pushAnswers(outcome: PushOutcome, answer: PushOutcomeRule, pushed: Bool) {
+        let decided = PushOutcomeRule.decide(outcome, sent: ["id": "a", "t": "sent"])
         #expect(decided == answer)
-        #expect(decided.entryState == entryState)
-        #expect(decided.stopsRun == stops)
         #expect(decided.isPushed == pushed)
     }
 
     @Test func aDeleteAnsweredWithATombstoneConflictIsOurOwnWrite() {
         // A resent delete carries no payload; a 412 whose server copy is gone equals it.
-        #expect(PushAnswer.decide(.conflict(server: nil, version: "5"), sent: nil) == .applied(record: nil, version: "5"))
+        #expect(PushOutcomeRule.decide(.conflict(server: nil, version: "5"), sent: nil) == .applied(record: nil, version: "5"))
     }
 
     // MARK: RemoteChangeRule: one row per line of its table
@@ -92,25 +90,25 @@ import Testing
             let (from, to) = expected[transition]!
             #expect(transition.sources == from, "\(transition)")
             #expect(transition.target == to, "\(transition)")
-            for state in QueueEntry.State.allCases {
-                #expect(transition.allows(from: state) == from.contains(state), "\(transition) from \(state)")
-            }
         }
         // Nothing in flight is dropped by the app, and a failed entry is never sent until retried.
-        #expect(!QueueTransition.drop.allows(from: .inFlight))
-        #expect(!QueueTransition.send.allows(from: .failed))
-        #expect(QueueTransition.send.sourceCondition == "state IN ('pending')")
-        #expect(QueueTransition.resend.sourceCondition == "state IN ('pending', 'in-flight', 'failed')")
+        #expect(!QueueTransition.drop.sources.contains(.inFlight))
+        #expect(!QueueTransition.send.sources.contains(.failed))
+        // The queue table's statements are built from the table: the sources' condition and the target state.
+        #expect(QueueTable.condition(.send) == "state IN ('pending')")
+        #expect(QueueTable.condition(.resend) == "state IN ('pending', 'in-flight', 'failed')")
+        #expect(QueueTable.target(.send) == "'in-flight'")
+        #expect(QueueTable.target(.reject) == "'failed'")
     }
 
-    // MARK: FlushRun: the flush loop's steps
+    // MARK: FlushStateMachine: the flush loop's steps
 
     static func entry(_ seq: Int64, _ collection: String) -> QueueEntry {
         SyncEnginePureTests.entry(seq, collection, "o\(seq)")
     }
 
     @Test func aFlushRunAsksLimitsThenPreparesEachCollectionOnceThenSends() {
-        var run = FlushRun()
+        var run = FlushStateMachine()
         let batchA = [Self.entry(1, "a")]
         #expect(run.batchLimit == 1)
         #expect(run.next(for: []) == .uploadBlobs)
@@ -128,7 +126,7 @@ import Testing
     }
 
     @Test func anEntrySentThreeTimesInOneRunIsExhausted() {
-        var run = FlushRun()
+        var run = FlushStateMachine()
         run.didSend([7, 8])
         run.didSend([7])
         #expect(run.exhausted.isEmpty)
@@ -138,7 +136,7 @@ import Testing
     }
 
     @Test func aBatchLimitBelowOneIsTakenAsOne() {
-        var run = FlushRun()
+        var run = FlushStateMachine()
         run.learnedBatchLimit(0)
         #expect(run.batchLimit == 1)
     }

@@ -15,7 +15,7 @@ struct ResetLeavesNoRowsTests {
     }
 
     static func counts(_ store: ObjectStore) throws -> Counts {
-        try store.read("counting") { db in
+        try store.local.read("counting") { db in
             func count(_ table: String) throws -> Int { try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table)") ?? 0 }
             return Counts(objects: try count("objects"), queue: try count("queue"), usage: try count("object_usage"),
                           blobs: try count("blobs"), aliases: try count("id_aliases"))
@@ -38,20 +38,20 @@ struct ResetLeavesNoRowsTests {
             try todos.touch(["s", "e"])
             try todos.pin("s")
             try store.collection("drafts").touch(["d"])
-            let files = store.blobFiles
+            let files = store.local.blobFiles
             try files.ensureDirectory()
             for id in ["s", "e"] {
                 let name = files.reserve()
                 let measured = try files.write(Data("blob of \(id)".utf8), to: name)
                 files.release(name)
-                try store.write("adding keyed rows") { db in
+                try store.local.write("adding keyed rows") { db in
                     try BlobRow.put(db, collection: "todos", id: id, field: "photo", file: name,
                                     reference: BlobReference(id: "b-\(id)", size: measured.size, sha256: measured.sha256,
                                                              mimetype: "text/plain"), state: .synced)
                 }
             }
-            try store.write("adding an alias") { db in
-                try KeyedRows.recordAlias(db, collection: "todos", temporaryID: "tmp-s", serverID: "s")
+            try store.local.write("adding an alias") { db in
+                try ObjectKeyedTables.recordAlias(db, collection: "todos", temporaryID: "tmp-s", serverID: "s")
             }
             #expect(try counts(store) == Counts(objects: 3, queue: 1, usage: 3, blobs: 2, aliases: 1))
             try await body(store)
@@ -59,7 +59,7 @@ struct ResetLeavesNoRowsTests {
     }
 
     /// Blob rows name files; both must go together.
-    static func blobFileCount(_ store: ObjectStore) -> Int { store.blobFiles.names().count }
+    static func blobFileCount(_ store: ObjectStore) -> Int { store.local.blobFiles.names().count }
 
     @Test func resetSyncStateKeepsPendingEditsAndDropsEverythingOfTheSyncedObject() async throws {
         try await Self.withStore { store in

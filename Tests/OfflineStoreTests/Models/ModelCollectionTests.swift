@@ -111,7 +111,7 @@ extension Models {
                 let (condition, _) = try ModelQuery<Todo>(where: \.title == "A").compiled()
                 let query = try todos.json.selectQuery(where: condition, state: nil, orderBy: [], limit: nil, offset: 0)
                 let (sql, arguments) = (query.sql, query.arguments)
-                let plan = try store.read("explaining") { db in
+                let plan = try store.local.read("explaining") { db in
                     try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql, arguments: arguments).map { $0["detail"] as String? ?? "" }.joined(separator: " ")
                 }
                 #expect(plan.contains("INDEX"), "\(plan)")

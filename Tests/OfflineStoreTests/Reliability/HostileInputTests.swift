@@ -89,7 +89,7 @@ struct HostileInputTests {
                 let mine = try store.collection("items").object("mine")
                 #expect(mine?.local?["n"] == 2 || mine?.state == .synced,
                         "lost the local edit: \(String(describing: mine))")
-                let integrity = try store.read("integrity") { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") }
+                let integrity = try store.local.read("integrity") { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") }
                 #expect(integrity == ["ok"])
             }
         }

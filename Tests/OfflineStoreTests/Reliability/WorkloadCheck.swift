@@ -22,7 +22,7 @@ struct WorkloadCheck {
                     context: String) throws -> Model {
         let store = try ObjectStore(path: storePath)
         defer { try? store.close() }
-        let integrity = try store.read("checking integrity") { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") }
+        let integrity = try store.local.read("checking integrity") { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") }
         #expect(integrity == ["ok"], "\(context)")
         let acknowledged = run.acks.reduce(model) { $1.applied(to: $0) }
         let actual = try ObjectStoreCrashTests.actualModel(store)

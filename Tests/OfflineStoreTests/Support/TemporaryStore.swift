@@ -70,7 +70,7 @@ extension ObjectStore {
     /// a server version, and no queue entry (no backend is needed).
     func seedSynced(_ collection: String, _ value: JSONValue, version: String = "v1") throws {
         let id = try #require(value["id"]?.stringValue)
-        try write("seeding \(collection)/\(id)") { db in
+        try local.write("seeding \(collection)/\(id)") { db in
             var row = ObjectRow(collection: collection, id: id)
             row.persistent = value
             row.serverVersion = version
@@ -81,7 +81,7 @@ extension ObjectStore {
 
     /// Sets the state of a queue entry, as a flush would (in flight) or a rejection would (failed).
     func setQueueState(_ state: QueueEntry.State, seq: Int64) throws {
-        try write("setting a queue state") { db in
+        try local.write("setting a queue state") { db in
             try db.execute(sql: "UPDATE queue SET state = ? WHERE seq = ?", arguments: [state.rawValue, seq])
         }
     }

@@ -6,7 +6,7 @@
 /// for its limits, prepare a collection, send a batch, or move on to the blob uploads.
 /// An entry sent ``maximumSends`` times in one run (conflict resends) is not sent again
 /// until the next run.
-struct FlushRun: Sendable, Equatable {
+struct FlushStateMachine: Sendable, Equatable {
     /// What the flush loop does next.
     enum Action: Equatable, Sendable {
         /// Ask the backend for its batch limit, then read the batch again.

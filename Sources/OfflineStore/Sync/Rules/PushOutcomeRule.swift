@@ -1,6 +1,8 @@
 import Foundation
 
-/// What the server's answer to one sent entry means for the entry and its object (pure).
+/// What the server's answer to one sent entry means for the entry and its object (pure):
+/// ``decide(_:sent:)`` names the answer, and the flush (`SyncEngine+PushAnswers`) does what
+/// this table says for each.
 ///
 /// | answer | entry | object | the run |
 /// |---|---|---|---|
@@ -10,7 +12,7 @@ import Foundation
 /// | conflict | pending again | the server's copy is stored; the collection's policy settles | goes on |
 /// | rejected (4xx) | failed, with status and body | failed; the app is told | goes on |
 /// | retry (5xx, 429, …) | pending, not before the server's wait or the backoff | unchanged | stops |
-enum PushAnswer: Equatable, Sendable {
+enum PushOutcomeRule: Equatable, Sendable {
     case applied(record: JSONValue?, version: String?)
     case appliedThenDeleted(record: JSONValue?, version: String?)
     case conflict(server: JSONValue?, version: String?)
@@ -18,7 +20,7 @@ enum PushAnswer: Equatable, Sendable {
     case retry(status: Int?, message: String, retryAfter: Duration?)
 
     /// The meaning of `outcome` for an entry that sent `payload`.
-    static func decide(_ outcome: PushOutcome, sent payload: JSONValue?) -> PushAnswer {
+    static func decide(_ outcome: PushOutcome, sent payload: JSONValue?) -> PushOutcomeRule {
         switch outcome {
         case .applied(let record, let version): .applied(record: record, version: version)
         case .createdThenDeleted(let record, let version): .appliedThenDeleted(record: record, version: version)
@@ -29,21 +31,6 @@ enum PushAnswer: Equatable, Sendable {
         case .rejected(let status, let body): .rejected(status: status, body: body)
         case .retry(let status, let message, let retryAfter): .retry(status: status, message: message, retryAfter: retryAfter)
         }
-    }
-
-    /// The entry's next state (nil: it leaves the queue).
-    var entryState: QueueEntry.State? {
-        switch self {
-        case .applied, .appliedThenDeleted: nil
-        case .conflict, .retry: .pending
-        case .rejected: .failed
-        }
-    }
-
-    /// Whether the answer stops the flush (the server asked to come back later).
-    var stopsRun: Bool {
-        if case .retry = self { return true }
-        return false
     }
 
     /// Whether the entry counts as pushed.

@@ -49,12 +49,4 @@ enum QueueTransition: String, CaseIterable, Sendable {
         case .confirm, .drop: nil
         }
     }
-
-    /// Whether the transition may start from `state`.
-    func allows(from state: QueueEntry.State) -> Bool { sources.contains(state) }
-
-    /// The SQL condition on `state` that admits exactly the sources (constant text, no input).
-    var sourceCondition: String {
-        "state IN (" + QueueEntry.State.allCases.filter(sources.contains).map { "'\($0.rawValue)'" }.joined(separator: ", ") + ")"
-    }
 }

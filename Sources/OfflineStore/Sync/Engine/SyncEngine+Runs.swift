@@ -1,0 +1,76 @@
+import Foundation
+
+/// The runs the app starts: `flush`, `refresh` and `sync` (flush, then refresh, under one
+/// hold of the sync lock), each with its `started` / `progress` / `finished` or `error`
+/// events (Docs/Observing.md).
+extension SyncEngine {
+    /// ``ObjectStore/flush()``; entries whose retry delay has not come are skipped when
+    /// `honouringRetryDelays` (AutoSync).
+    func flush(honouringRetryDelays: Bool) async throws -> SyncReport {
+        try await observed(.flush, honouringRetryDelays: honouringRetryDelays) { context in
+            try connected("flush to")
+            let (report, stop) = try await withSyncLock { try await runFlush(context) }
+            if let stop { throw stop.stoppingRun(after: report) }
+            return report
+        }
+    }
+
+    /// ``ObjectStore/refresh(collections:full:)``.
+    func refresh(collections: [String]?, full: Bool) async throws -> SyncReport {
+        try await observed(.refresh, honouringRetryDelays: false) { context in
+            try connected("refresh from")
+            let (report, stop) = try await withSyncLock { try await runRefresh(collections: collections, full: full, context) }
+            if let stop { throw stop.stoppingRun(after: report) }
+            try markSynced()
+            return report
+        }
+    }
+
+    /// ``ObjectStore/sync()``: the flush, then (unless it stopped early) the refresh, with
+    /// one report; the flush skips entries whose retry delay has not come when `honouringRetryDelays`.
+    func sync(honouringRetryDelays: Bool) async throws -> SyncReport {
+        try await observed(.sync, honouringRetryDelays: honouringRetryDelays) { context in
+            try connected("sync with")
+            var report = SyncReport()
+            let stop: OfflineStoreError? = try await withSyncLock {
+                let (pushed, flushStop) = try await runFlush(context)
+                report.absorb(pushed)
+                if let flushStop { return flushStop }
+                let (pulled, refreshStop) = try await runRefresh(collections: nil, full: false, context)
+                report.absorb(pulled)
+                return refreshStop
+            }
+            if let stop { throw stop.stoppingRun(after: report) }
+            try markSynced()
+            return report
+        }
+    }
+
+    /// Pushes the queue for an immediate write (no events); returns the error that stopped it early.
+    func flushForImmediateWrite() async throws -> OfflineStoreError? {
+        try await withSyncLock { try await runFlush(.immediateWrite) }.1
+    }
+
+    /// Runs a public flush/refresh/sync body with its `started` / `finished` / `error`
+    /// events (also when the store has no backend: the run then ends with its error) and
+    /// the run's progress counter.
+    private func observed(_ operation: SyncOperation, honouringRetryDelays: Bool,
+                          _ body: (SyncContext) async throws -> SyncReport) async throws -> SyncReport {
+        emit(.started(operation))
+        do {
+            let report = try await body(SyncContext(progress: ProgressCounter(), honoursRetryDelays: honouringRetryDelays))
+            emit(.finished(operation, report))
+            return report
+        } catch {
+            emit(.error(operation, OfflineStoreError.sync(error)))
+            throw error
+        }
+    }
+
+    /// When the last flush-and-refresh or refresh completed, or nil if never.
+    func lastSync() throws -> Date? {
+        try read("reading the last sync time") { db in
+            try MetaTable.value(forKey: MetaTable.lastSyncKey, in: db).flatMap(Double.init).map(Date.init(timeIntervalSince1970:))
+        }
+    }
+}
