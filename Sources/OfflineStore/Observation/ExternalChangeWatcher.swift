@@ -14,10 +14,20 @@ import Foundation
 /// streams hear of it (``LocalStore/announceExternalCommit()``). With no observation
 /// running, nothing polls.
 final class ExternalChangeWatcher: @unchecked Sendable {
-    // @unchecked: `observers` and `task` are only read and written under `lock`.
+    // @unchecked: `observers`, `task` and `seen` are only read and written under `lock`.
     private let lock = NSLock()
     private var observers = 0
     private var task: Task<Void, Never>?
+    /// The data version last seen (at the store's open, then by each poll), kept between
+    /// polling sessions: a commit made just before a session's first poll is not missed.
+    private var seen: Int?
+
+    /// The writer's data version when the store opened: the first session compares with it.
+    func start(at version: Int) {
+        lock.lock()
+        defer { lock.unlock() }
+        seen = version
+    }
 
     /// One more observation runs; the first one starts the polling task.
     func observationStarted(store: LocalStore, interval: Duration?, logger: @escaping @Sendable (String) -> Void) {
@@ -26,7 +36,7 @@ final class ExternalChangeWatcher: @unchecked Sendable {
         defer { lock.unlock() }
         observers += 1
         guard observers == 1 else { return }
-        task = Task.detached { await Self.poll(store, every: interval, logger: logger) }
+        task = Task.detached { [self] in await poll(store, every: interval, logger: logger) }
     }
 
     /// One observation ended; the last one stops the polling task.
@@ -47,14 +57,14 @@ final class ExternalChangeWatcher: @unchecked Sendable {
         return task != nil
     }
 
-    private static func poll(_ store: LocalStore, every interval: Duration, logger: @Sendable (String) -> Void) async {
+    private func poll(_ store: LocalStore, every interval: Duration, logger: @Sendable (String) -> Void) async {
         do {
-            var seen = try await store.writerDataVersion()
+            if lastSeen == nil { setSeen(try await store.writerDataVersion()) }
             while true {
                 try await Task.sleep(for: interval)
                 let now = try await store.writerDataVersion()
-                guard now != seen else { continue }
-                seen = now
+                guard now != lastSeen else { continue }
+                setSeen(now)
                 try await store.announceExternalCommit()
             }
         } catch is CancellationError {
@@ -64,5 +74,17 @@ final class ExternalChangeWatcher: @unchecked Sendable {
             // their own errors; this only stops looking for other processes' writes.
             logger("stopped watching for other processes' writes: \(error)")
         }
+    }
+
+    private var lastSeen: Int? {
+        lock.lock()
+        defer { lock.unlock() }
+        return seen
+    }
+
+    private func setSeen(_ version: Int) {
+        lock.lock()
+        defer { lock.unlock() }
+        seen = version
     }
 }

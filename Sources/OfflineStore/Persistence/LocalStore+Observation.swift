@@ -53,7 +53,12 @@ extension LocalStore {
     /// SQLite's `data_version` on the writer connection: it changes exactly when another
     /// connection committed to the file.
     func writerDataVersion() async throws -> Int {
-        try await writer.writeWithoutTransaction { db in try Int.fetchOne(db, sql: "PRAGMA data_version") ?? 0 }
+        try await writer.writeWithoutTransaction { db in try Self.dataVersion(db) }
+    }
+
+    /// SQLite's `data_version` on the connection of `db`.
+    static func dataVersion(_ db: Database) throws -> Int {
+        try Int.fetchOne(db, sql: "PRAGMA data_version") ?? 0
     }
 
     /// Another connection committed: every value observation fetches again, and commit

@@ -45,6 +45,10 @@ final class LocalStore: Sendable {
             try migrator.migrate(writer)
             // Reading the schema proves the file is a database even when nothing needed migrating.
             _ = try writer.read { db in try StoreSchema.tableCount(db) }
+            // Other processes' commits are told apart from this moment on (ExternalChangeWatcher).
+            if !location.isInMemory {
+                observers.externalChanges.start(at: try writer.writeWithoutTransaction { db in try Self.dataVersion(db) })
+            }
             try location.protectFiles(configuration)
         } catch {
             throw OfflineStoreError.storage(error, while: "opening \(location.path)")
