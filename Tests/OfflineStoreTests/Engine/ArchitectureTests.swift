@@ -18,14 +18,15 @@ struct ArchitectureTests {
         return files.sorted { $0.0 < $1.0 }
     }
 
-    /// Marks of SQL text or of running statements on a GRDB `Database`.
-    static let sqlMarks = ["sql:", "db.execute(", "cachedStatement(", "makeStatement("]
+    /// Marks of SQL text, SQL fragments, or of running statements on a GRDB `Database`.
+    static let sqlMarks = ["sql:", "db.execute(", "cachedStatement(", "makeStatement(", "PRAGMA", "json_extract",
+                           "CREATE INDEX", "CREATE TABLE", "SELECT ", "INSERT INTO", "DELETE FROM", "where: \"", " IN ("]
 
     @Test func sqlLivesInThePersistenceLayerOnly() throws {
         let files = try Self.files()
         #expect(files.count > 150, "the walk found the sources: \(files.count)")
         let offenders = files.filter { !$0.path.hasPrefix("Persistence/") }
-            .filter { file in Self.sqlMarks.contains { file.text.contains($0) } }.map(\.path)
+            .filter { file in Self.sqlMarks.contains { Self.code(of: file.text).contains($0) } }.map(\.path)
         #expect(offenders.isEmpty, "SQL outside Sources/OfflineStore/Persistence: \(offenders)")
     }
 
@@ -50,7 +51,9 @@ struct ArchitectureTests {
         }
         // The public facade is split by topic (edits, queue, observation, sync, storage …);
         // the engine and the local store by what they do.
-        let limits = ["ObjectStore": 13, "SyncEngine": 9, "LocalStore": 6]
+        // The sync engine is split by step (flush, push answers, refresh, own writes, re-keying,
+        // conflicts, fetch, blobs) and by what it orchestrates (runs, resets, scopes).
+        let limits = ["ObjectStore": 13, "SyncEngine": 12, "LocalStore": 6]
         for (type, paths) in filesPerType {
             let limit = limits[type] ?? 10
             #expect(paths.count <= limit, "\(type) is extended from \(paths.count) files: \(paths.sorted())")
