@@ -7,14 +7,8 @@ import Testing
 /// The app's actions on entries the server rejected: retry, rollback, discard (SPEC §8).
 @Suite("Failed entry actions")
 struct FailedEntryActionTests {
-    /// A deferred store on an in-memory server, in a temporary directory.
-    static func withStore(_ body: (ObjectStore, InMemoryBackend) async throws -> Void) async throws {
-        let backend = InMemoryBackend()
-        try await withTemporaryStore(configuration: .with { $0.writeMode = .deferred }, backend: backend,
-                                     collections: [CollectionDescriptor("todos"), CollectionDescriptor("notes")]) { store in
-            try await body(store, backend)
-        }
-    }
+    /// The collections of every test's store (deferred, on an in-memory server).
+    static let collections = [CollectionDescriptor("todos"), CollectionDescriptor("notes")]
 
     /// Creates `todos/a` on the server (synced locally), then makes `edit` and has the server refuse it with 422.
     static func rejectedEdit(_ store: ObjectStore, _ backend: InMemoryBackend,
@@ -29,7 +23,7 @@ struct FailedEntryActionTests {
     }
 
     @Test func failedEntriesListRejectionsWithStatusAndBody() async throws {
-        try await Self.withStore { store, backend in
+        try await withTemporaryStore(server: InMemoryBackend(), collections: Self.collections) { store, backend in
             try await Self.rejectedEdit(store, backend) { try await $0.patch("a", ["title": "x"]) }
             try await store.collection("notes").create(["id": "n", "text": "pending"])
 
@@ -46,7 +40,7 @@ struct FailedEntryActionTests {
     }
 
     @Test func retrySendsTheCurrentLocalCopy() async throws {
-        try await Self.withStore { store, backend in
+        try await withTemporaryStore(server: InMemoryBackend(), collections: Self.collections) { store, backend in
             let todos = store.collection("todos")
             try await todos.create(["id": "a", "title": "x"])
             backend.inject(.rejectOperation(id: "a", status: 422, body: "title too short"))
@@ -76,7 +70,7 @@ struct FailedEntryActionTests {
     }
 
     @Test func retryClearsThePayloadItWasSentWith() async throws {
-        try await Self.withStore { store, backend in
+        try await withTemporaryStore(server: InMemoryBackend(), collections: Self.collections) { store, backend in
             try await Self.rejectedEdit(store, backend) { try await $0.patch("a", ["title": "x"]) }
             try store.retry("todos", id: "a")
             let sentData = try store.local.read("reading") { db in
@@ -87,7 +81,7 @@ struct FailedEntryActionTests {
     }
 
     @Test func rollbackRestoresThePersistentCopy() async throws {
-        try await Self.withStore { store, backend in
+        try await withTemporaryStore(server: InMemoryBackend(), collections: Self.collections) { store, backend in
             try await Self.rejectedEdit(store, backend) { try await $0.patch("a", ["title": "x"]) }
             let todos = store.collection("todos")
             try await todos.patch("a", ["title": "y"])   // waits behind the failed entry
@@ -102,7 +96,7 @@ struct FailedEntryActionTests {
     }
 
     @Test func rollbackOfARejectedDeleteBringsTheObjectBack() async throws {
-        try await Self.withStore { store, backend in
+        try await withTemporaryStore(server: InMemoryBackend(), collections: Self.collections) { store, backend in
             try await Self.rejectedEdit(store, backend) { try await $0.destroy("a") }
             try store.rollback("todos", id: "a")
             #expect(try store.collection("todos").find("a") == ["id": "a", "title": "one"])
@@ -111,7 +105,7 @@ struct FailedEntryActionTests {
     }
 
     @Test func discardRemovesARejectedCreate() async throws {
-        try await Self.withStore { store, backend in
+        try await withTemporaryStore(server: InMemoryBackend(), collections: Self.collections) { store, backend in
             let todos = store.collection("todos")
             try await todos.create(["id": "a", "title": "x"])
             backend.inject(.rejectOperation(id: "a", status: 400))
@@ -124,7 +118,7 @@ struct FailedEntryActionTests {
     }
 
     @Test func eachActionRefusesTheWrongKindOfError() async throws {
-        try await Self.withStore { store, backend in
+        try await withTemporaryStore(server: InMemoryBackend(), collections: Self.collections) { store, backend in
             // A rejected update: the server has the object, so discard is refused.
             try await Self.rejectedEdit(store, backend) { try await $0.patch("a", ["title": "x"]) }
             let discard = #expect(throws: OfflineStoreError.self) { try store.discard("todos", id: "a") }
@@ -143,7 +137,7 @@ struct FailedEntryActionTests {
     }
 
     @Test func actionsNeedAnObjectWithAFailedEntry() async throws {
-        try await Self.withStore { store, _ in
+        try await withTemporaryStore(server: InMemoryBackend(), collections: Self.collections) { store, _ in
             try await store.collection("todos").create(["id": "p", "title": "pending"])
             for action in [store.retry, store.rollback, store.discard] {
                 let missing = #expect(throws: OfflineStoreError.self) { try action("todos", "nope") }
@@ -158,7 +152,7 @@ struct FailedEntryActionTests {
     }
 
     @Test func actionsWaitForAnEntryInFlight() async throws {
-        try await Self.withStore { store, backend in
+        try await withTemporaryStore(server: InMemoryBackend(), collections: Self.collections) { store, backend in
             try await Self.rejectedEdit(store, backend) { try await $0.patch("a", ["title": "x"]) }
             try await store.collection("todos").patch("a", ["title": "y"])
             let later = try #require(try store.queueEntries(collection: "todos", id: "a").last)

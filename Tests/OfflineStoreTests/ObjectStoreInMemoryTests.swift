@@ -12,24 +12,11 @@ struct ObjectStoreInMemoryTests {
     static let todos = CollectionDescriptor("todos")
     static let photos = CollectionDescriptor("photos", blobFields: [BlobField("image")], localOnly: true)
 
-    /// Runs `body` on a new store of `kind`, closed afterwards.
-    static func withStore<T>(_ kind: Kind, backend: (any Backend)?, _ body: (ObjectStore) async throws -> T) async throws -> T {
-        switch kind {
-        case .file:
-            return try await withTemporaryStore(backend: backend, collections: [todos, photos], body)
-        case .memory:
-            let store = try ObjectStore.inMemory(backend: backend)
-            defer { try? store.close() }
-            for descriptor in [todos, photos] { try store.register(descriptor) }
-            return try await body(store)
-        }
-    }
-
     /// Local edits, a sync, a conflict and its resolution, queries, an observation, a blob
     /// and typed errors; returns what the store showed at each step, one line per step.
     static func scenario(_ kind: Kind) async throws -> [String] {
         let backend = PushFixture.backend()
-        return try await withStore(kind, backend: backend) { store in
+        return try await withTemporaryStore(inMemory: kind == .memory, backend: backend, collections: [Self.todos, Self.photos]) { store in
             var seen: [String] = []
             func note(_ step: String, _ value: some CustomStringConvertible) { seen.append("\(step): \(value)") }
             let todos = store.collection("todos")

@@ -24,16 +24,15 @@ import Testing
         return (runs, task)
     }
 
-    static func withStore(now: ManualDate = ManualDate(), _ body: (ObjectStore, InMemoryBackend) async throws -> Void) async throws {
-        let backend = InMemoryBackend()
-        try await withTemporaryStore(configuration: .with { $0.writeMode = .deferred; $0.now = now.now }, backend: backend,
-                                     collections: [CollectionDescriptor("todos")]) { store in
-            try await body(store, backend)
-        }
+    static let todos = [CollectionDescriptor("todos")]
+
+    /// Deferred writes, time from `now`.
+    static func configuration(now: ManualDate = ManualDate()) -> ObjectStore.Configuration {
+        .deferred.with { $0.now = now.now }
     }
 
     @Test func failuresBackOffExponentiallyWithJitterThenTheIntervalReturns() async throws {
-        try await Self.withStore { store, backend in
+        try await withTemporaryStore(server: InMemoryBackend(), configuration: Self.configuration(), collections: Self.todos) { store, backend in
             let clock = ManualClock()
             let jitter = Sequence([0, 0.5, 1, 1, 1])
             var configuration = AutoSync.Configuration(interval: .seconds(10))
@@ -67,7 +66,7 @@ import Testing
     }
 
     @Test func aReconnectRunsAtOnceAndAPauseHoldsRuns() async throws {
-        try await Self.withStore { store, backend in
+        try await withTemporaryStore(server: InMemoryBackend(), configuration: Self.configuration(), collections: Self.todos) { store, backend in
             let clock = ManualClock()
             var configuration = AutoSync.Configuration(interval: .seconds(3600))
             configuration.clock = clock
@@ -98,7 +97,7 @@ import Testing
 
     @Test func entriesWaitingForTheirRetryDelayAreLeftForALaterRun() async throws {
         let now = ManualDate()
-        try await Self.withStore(now: now) { store, backend in
+        try await withTemporaryStore(server: InMemoryBackend(), configuration: Self.configuration(now: now), collections: Self.todos) { store, backend in
             try await store.collection("todos").create(["id": "a"])
             backend.inject(.status(503, retryAfter: .seconds(60)).only(.push))
             await #expect(throws: OfflineStoreError.self) { try await store.flush() }

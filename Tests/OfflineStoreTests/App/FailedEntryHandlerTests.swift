@@ -6,17 +6,11 @@ import Testing
 /// Per-field messages, per-kind actions, the app's error handler and held-back dependents (SPEC §8).
 @Suite("Failed entry handler and messages")
 struct FailedEntryHandlerTests {
-    static func withStore(handler: FailedEntryHandler? = nil,
-                          _ body: (ObjectStore, InMemoryBackend) async throws -> Void) async throws {
-        let backend = InMemoryBackend()
-        let configuration = ObjectStore.Configuration.with {
-            $0.writeMode = .deferred
-            $0.failedEntryHandler = handler
-        }
-        try await withTemporaryStore(configuration: configuration, backend: backend,
-                                     collections: [CollectionDescriptor("todos")]) { store in
-            try await body(store, backend)
-        }
+    static let todos = [CollectionDescriptor("todos")]
+
+    /// Deferred writes with `handler` deciding on rejected entries.
+    static func handling(_ handler: @escaping FailedEntryHandler) -> ObjectStore.Configuration {
+        .deferred.with { $0.failedEntryHandler = handler }
     }
 
     @Test func validationMessagesAreParsedInEveryKnownShape() {
@@ -35,7 +29,7 @@ struct FailedEntryHandlerTests {
     }
 
     @Test func aFailedEntryCarriesItsParsedMessagesAndAllowedActions() async throws {
-        try await Self.withStore { store, backend in
+        try await withTemporaryStore(server: InMemoryBackend(), collections: Self.todos) { store, backend in
             try await store.collection("todos").create(["id": "a", "title": "x"])
             backend.inject(.rejectOperation(id: "a", status: 422, body: #"{"errors":{"title":["is too short"]}}"#))
             try await store.flush()
@@ -53,10 +47,10 @@ struct FailedEntryHandlerTests {
 
     @Test func theHandlerDiscardsARejectedCreateDuringTheFlush() async throws {
         let seen = Recorder<String>()
-        try await Self.withStore(handler: { entry, object in
+        try await withTemporaryStore(server: InMemoryBackend(), configuration: Self.handling({ entry, object in
             seen.append("\(entry.kind.rawValue) \(entry.status ?? 0) \(object?.value?["title"]?.stringValue ?? "-")")
             return entry.kind == .create ? .discard : nil
-        }) { store, backend in
+        }), collections: Self.todos) { store, backend in
             let todos = store.collection("todos")
             try await todos.create(["id": "bad", "title": "x"])
             try await todos.create(["id": "good", "title": "fine"])
@@ -71,7 +65,7 @@ struct FailedEntryHandlerTests {
     }
 
     @Test func theHandlerRollsBackARejectedUpdate() async throws {
-        try await Self.withStore(handler: { _, _ in .rollback }) { store, backend in
+        try await withTemporaryStore(server: InMemoryBackend(), configuration: Self.handling({ _, _ in .rollback }), collections: Self.todos) { store, backend in
             let todos = store.collection("todos")
             try await todos.create(["id": "a", "title": "one"])
             try await store.flush()
@@ -85,7 +79,7 @@ struct FailedEntryHandlerTests {
     }
 
     @Test func aHandlerRetryIsSentByTheNextFlushNotThisOne() async throws {
-        try await Self.withStore(handler: { _, _ in .retry }) { store, backend in
+        try await withTemporaryStore(server: InMemoryBackend(), configuration: Self.handling({ _, _ in .retry }), collections: Self.todos) { store, backend in
             try await store.collection("todos").create(["id": "a", "title": "x"])
             backend.inject(.rejectOperation(id: "a", status: 422))
             let first = try await store.flush()
@@ -98,7 +92,7 @@ struct FailedEntryHandlerTests {
     }
 
     @Test func aHandlerChoosingAnActionThatDoesNotApplyLeavesTheEntryFailed() async throws {
-        try await Self.withStore(handler: { _, _ in .rollback }) { store, backend in
+        try await withTemporaryStore(server: InMemoryBackend(), configuration: Self.handling({ _, _ in .rollback }), collections: Self.todos) { store, backend in
             try await store.collection("todos").create(["id": "a", "title": "x"])
             backend.inject(.rejectOperation(id: "a", status: 422))
             let report = try await store.flush()
@@ -108,7 +102,7 @@ struct FailedEntryHandlerTests {
     }
 
     @Test func dependentsOfAFailedEntryAreHeldBackAndReported() async throws {
-        try await Self.withStore { store, backend in
+        try await withTemporaryStore(server: InMemoryBackend(), collections: Self.todos) { store, backend in
             let todos = store.collection("todos")
             try await todos.create(["id": "a", "title": "x"])
             try await todos.create(["id": "b", "title": "unrelated"])

@@ -5,13 +5,7 @@ import Testing
 
 /// Object change streams, query observation, per-object flags and the pending count (SPEC §10).
 @Suite struct ObjectObservationTests {
-    static func withStore(_ body: (ObjectStore, InMemoryBackend) async throws -> Void) async throws {
-        let backend = InMemoryBackend()
-        try await withTemporaryStore(configuration: .with { $0.writeMode = .deferred }, backend: backend,
-                                     collections: [CollectionDescriptor("todos"), CollectionDescriptor("notes")]) { store in
-            try await body(store, backend)
-        }
-    }
+    static let collections = [CollectionDescriptor("todos"), CollectionDescriptor("notes")]
 
     /// The next `count` elements of a sequence.
     static func take<S: AsyncSequence>(_ count: Int, from sequence: S) async throws -> [S.Element] {
@@ -22,7 +16,7 @@ import Testing
     }
 
     @Test func localAndServerChangesArriveWithTheirOrigin() async throws {
-        try await Self.withStore { store, backend in
+        try await withTemporaryStore(server: InMemoryBackend(), collections: Self.collections) { store, backend in
             let changes = store.changes(in: "todos")
             let todos = store.collection("todos")
             try await todos.create(["id": "a", "title": "A"])
@@ -45,7 +39,7 @@ import Testing
     }
 
     @Test func aRolledBackWriteReportsNoChange() async throws {
-        try await Self.withStore { store, _ in
+        try await withTemporaryStore(server: InMemoryBackend(), collections: Self.collections) { store, _ in
             let changes = store.changes()
             let todos = store.collection("todos")
             await #expect(throws: OfflineStoreError.self) {
@@ -61,7 +55,7 @@ import Testing
     }
 
     @Test func aQueryIsObservedAsItsResultsChange() async throws {
-        try await Self.withStore { store, backend in
+        try await withTemporaryStore(server: InMemoryBackend(), collections: Self.collections) { store, backend in
             let todos = store.collection("todos")
             try await todos.create(["id": "a", "done": false])
             let open = todos.observeAll(where: .equal("done", false), orderBy: [.ascending("id")])
@@ -77,7 +71,7 @@ import Testing
     }
 
     @Test func flagsFollowTheObjectThroughSync() async throws {
-        try await Self.withStore { store, backend in
+        try await withTemporaryStore(server: InMemoryBackend(), collections: Self.collections) { store, backend in
             let todos = store.collection("todos")
             try await todos.create(["id": "a", "title": "x"])
             var flags = try #require(try todos.object("a"))
@@ -99,7 +93,7 @@ import Testing
     }
 
     @Test func objectAndPendingCountObservationsFollowEdits() async throws {
-        try await Self.withStore { store, _ in
+        try await withTemporaryStore(server: InMemoryBackend(), collections: Self.collections) { store, _ in
             let todos = store.collection("todos")
             var object = todos.observeObject("a").makeAsyncIterator()
             var pending = store.observePendingCount().makeAsyncIterator()

@@ -14,7 +14,7 @@ struct AppCodeOutsideTransactionsTests {
         var value: ObjectStore { store.withLock { $0! } }
     }
 
-    static func withStore(_ configure: (StoreBox, inout ObjectStore.Configuration) -> Void,
+    static func withStoreReachableFromCallbacks(_ configure: (StoreBox, inout ObjectStore.Configuration) -> Void,
                           collection: CollectionDescriptor = CollectionDescriptor("todos"),
                           _ body: (ObjectStore, InMemoryBackend) async throws -> Void) async throws {
         let box = StoreBox()
@@ -39,7 +39,7 @@ struct AppCodeOutsideTransactionsTests {
     }
 
     @Test func theFailedEntryHandlerMayReadAndWriteTheStore() async throws {
-        try await Self.withStore({ box, configuration in
+        try await Self.withStoreReachableFromCallbacks({ box, configuration in
             configuration.failedEntryHandler = { entry, _ in
                 // Inside the flush's write transaction, this write would wait for itself.
                 try? box.value.setMetadata("\(entry.objectID) rejected", forKey: "last-rejection")
@@ -64,7 +64,7 @@ struct AppCodeOutsideTransactionsTests {
             try? box.value.setMetadata("\(conflict.id) at \(conflict.serverVersion ?? "-")", forKey: "resolved")
             return .merged(["id": .string(conflict.id), "title": "merged"])
         }
-        try await Self.withStore({ _, _ in }, collection: CollectionDescriptor("todos", conflictPolicy: .custom(resolver))) { store, backend in
+        try await Self.withStoreReachableFromCallbacks({ _, _ in }, collection: CollectionDescriptor("todos", conflictPolicy: .custom(resolver))) { store, backend in
             box.store.withLock { $0 = store }
             let report = try await Self.flushIntoAConflictOnA(store, backend)
             #expect(report.conflictsDetected == 1 && report.conflictsResolved == 1, "\(report)")
@@ -85,7 +85,7 @@ struct AppCodeOutsideTransactionsTests {
             }
             return .keepServer
         }
-        try await Self.withStore({ _, _ in }, collection: CollectionDescriptor("todos", conflictPolicy: .custom(resolver))) { store, backend in
+        try await Self.withStoreReachableFromCallbacks({ _, _ in }, collection: CollectionDescriptor("todos", conflictPolicy: .custom(resolver))) { store, backend in
             box.store.withLock { $0 = store }
             let report = try await Self.flushIntoAConflictOnA(store, backend)
             #expect(report.conflictsDetected == 1 && report.conflictsResolved == 0, "\(report)")

@@ -24,7 +24,7 @@ struct ResetLeavesNoRowsTests {
 
     /// A synced `todos/s` (used, pinned, with a blob row and file, re-keyed from `tmp-s`), a
     /// pending edit of `todos/e` (used, with a blob row), and a local-only `drafts/d` (used).
-    static func withStore(_ body: (ObjectStore) async throws -> Void) async throws {
+    static func withEveryKindOfRow(_ body: (ObjectStore) async throws -> Void) async throws {
         let collections = [CollectionDescriptor("todos"), CollectionDescriptor("drafts", localOnly: true)]
         try await withTemporaryStore(configuration: .with { $0.writeMode = .deferred }, backend: InMemoryBackend(),
                                      collections: collections) { store in
@@ -62,7 +62,7 @@ struct ResetLeavesNoRowsTests {
     static func blobFileCount(_ store: ObjectStore) -> Int { store.local.blobFiles.names().count }
 
     @Test func resetSyncStateKeepsPendingEditsAndDropsEverythingOfTheSyncedObject() async throws {
-        try await Self.withStore { store in
+        try await Self.withEveryKindOfRow { store in
             try await store.resetSyncState()
             #expect(try Self.counts(store) == Counts(objects: 2, queue: 1, usage: 2, blobs: 1, aliases: 0))
             #expect(Self.blobFileCount(store) == 1)
@@ -70,7 +70,7 @@ struct ResetLeavesNoRowsTests {
     }
 
     @Test func resetSyncStateWithoutPendingEditsKeepsOnlyLocalOnlyCollections() async throws {
-        try await Self.withStore { store in
+        try await Self.withEveryKindOfRow { store in
             try await store.resetSyncState(keepingPendingEdits: false)
             #expect(try Self.counts(store) == Counts(objects: 1, queue: 0, usage: 1, blobs: 0, aliases: 0))
             #expect(Self.blobFileCount(store) == 0)
@@ -78,7 +78,7 @@ struct ResetLeavesNoRowsTests {
     }
 
     @Test func resetCollectionDropsThatCollectionsRowsOnly() async throws {
-        try await Self.withStore { store in
+        try await Self.withEveryKindOfRow { store in
             try await store.resetCollection("todos", keepingPendingEdits: false)
             #expect(try Self.counts(store) == Counts(objects: 1, queue: 0, usage: 1, blobs: 0, aliases: 0))
             #expect(Self.blobFileCount(store) == 0)
@@ -86,7 +86,7 @@ struct ResetLeavesNoRowsTests {
     }
 
     @Test func resetAllLeavesNothingKeyedByAnObject() async throws {
-        try await Self.withStore { store in
+        try await Self.withEveryKindOfRow { store in
             try await store.resetAll()
             #expect(try Self.counts(store) == Counts())
             #expect(Self.blobFileCount(store) == 0)

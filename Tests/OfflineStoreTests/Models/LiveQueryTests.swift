@@ -65,10 +65,8 @@ extension Models {
 
         @MainActor
         @Test func liveQueryFollowsEditsSyncAndRefreshWithStatuses() async throws {
-            let directory = try TemporaryDirectory()
-            defer { directory.remove() }
-            let (store, backend) = try makeTodoStore(in: directory)
-            defer { try? store.close() }
+            let (temporary, backend) = try makeTodoStore()
+            let store = temporary.store
             do {
                 let todos = store.collection(Todo.self)
                 try await todos.save(Todo(id: "a", title: "A"))
@@ -99,10 +97,8 @@ extension Models {
 
         @MainActor
         @Test func liveQueryShowsConflicts() async throws {
-            let directory = try TemporaryDirectory()
-            defer { directory.remove() }
-            let (store, backend) = try makeTodoStore(in: directory)
-            defer { try? store.close() }
+            let (temporary, backend) = try makeTodoStore()
+            let store = temporary.store
             do {
                 let todos = store.collection(Todo.self)
                 try await todos.save(Todo(id: "a", title: "A"))

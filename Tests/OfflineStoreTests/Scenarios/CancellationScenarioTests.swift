@@ -7,7 +7,7 @@ import Testing
 /// twice, the queue consistent. Run on the in-memory backend and the real Kinto.
 @Suite struct CancellationScenarioTests {
     /// A store with edits in two collections, so a flush sends two batches (one per collection).
-    static func storeWithTwoBatches(_ server: any SyncHarness) async throws -> (ObjectStore, ScenarioDirectory) {
+    static func storeWithTwoBatches(_ server: any SyncHarness) async throws -> (ObjectStore, TemporaryStore) {
         let (store, dir) = try server.makeStore()
         try store.register(CollectionDescriptor("notes"))
         try await store.collection("todos").create(["id": "a", "n": 1])

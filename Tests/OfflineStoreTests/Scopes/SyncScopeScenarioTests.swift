@@ -11,7 +11,7 @@ import Testing
 
     /// A store whose `todos` keep only `scope`, and a server holding a, b (north) and c (south).
     static func scoped(_ kind: BackendKind, scope: ServerQuery = north, policy: ConflictPolicy = .preserveConflict)
-        async throws -> (any SyncHarness, ObjectStore, ScenarioDirectory) {
+        async throws -> (any SyncHarness, ObjectStore, TemporaryStore) {
         let (server, store, dir) = try await Harness.store(kind, policy: policy)
         var todos = CollectionDescriptor("todos", conflictPolicy: policy)
         todos.syncScope = scope
@@ -33,6 +33,7 @@ import Testing
         #expect(try Self.ids(store) == ["a", "b"])
         #expect(report.pulled == 2)
         #expect(try await store.refresh().pulled == 0, "nothing changed: nothing pulled")
+        _ = _dir
     }
 
     @Test(arguments: BackendKind.available)
@@ -53,6 +54,7 @@ import Testing
         #expect(seen["b"]?.kind == .deleted && seen["b"]?.reason == .leftScope)
         #expect(seen["a"]?.kind == .deleted && seen["a"]?.reason == nil, "a deletion on the server is no departure")
         #expect(try await server.serverGet("todos", "b")?["region"] == "south", "the record stays on the server")
+        _ = _dir
     }
 
     @Test(arguments: BackendKind.available)
@@ -70,6 +72,7 @@ import Testing
         #expect(try await server.serverGet("todos", "a")?["region"] == "north")
         #expect(try await store.refresh().leftScope == 0)
         #expect(try Self.ids(store) == ["a", "b"])
+        _ = _dir
     }
 
     @Test(arguments: BackendKind.available)
@@ -79,6 +82,7 @@ import Testing
         try await store.collection("todos").create(["id": "d", "region": "east", "title": "D"])
         try await store.flush()
         #expect(try await server.serverGet("todos", "d")?["region"] == "east")
+        _ = _dir
     }
 
     @Test(arguments: BackendKind.available)
@@ -103,6 +107,7 @@ import Testing
         }
         #expect(reasons == ["a": .leftScope, "b": .leftScope])
         #expect(try await store.refresh().pulled == 0, "nothing the narrower scope adds")
+        _ = _dir
     }
 
     @Test func aChangedScopeIsCaughtUpOnceEvenAcrossReopening() async throws {
@@ -128,6 +133,7 @@ import Testing
         local.syncScope = Self.north
         #expect { try store.register(local) } throws: { ($0 as? OfflineStoreError)?.code == .invalidOperation }
         #expect(try store.descriptor(of: "todos").syncScope == Self.north)
+        _ = _dir
     }
 }
 
