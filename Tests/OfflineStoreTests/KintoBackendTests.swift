@@ -219,7 +219,7 @@ import Testing
         let fresh = later.filter { known[$0.id] != $0.version }
         #expect(fresh == [RemoteChange(id: "r2", record: ["id": "r2", "n": 20], version: try #require(r2.version)),
                           RemoteChange(id: "r8", record: ["id": "r8", "n": 8], version: try #require(r8.version))])
-        let exact = try KintoServer.backend(lookBack: .zero, bucket: backend.configuration.bucket)
+        let exact = try KintoServer.backend(bucket: backend.configuration.bucket, lookBack: .zero)
         #expect(try await pullAll(exact, since: cursor).flatMap(\.changes).map(\.id) == ["r2", "r8"])
     }
 
@@ -252,7 +252,7 @@ import Testing
 
     @Test(.liveServer) func badBearerTokenIsUnauthorized() async throws {
         let owner = try await prepared()
-        let backend = try KintoServer.backend(auth: .bearer("not-a-token"), bucket: owner.configuration.bucket)
+        let backend = try KintoServer.backend(bucket: owner.configuration.bucket, auth: .bearer("not-a-token"))
         await expectError(.unauthorized) { try await backend.prepare(collection: collection) }
         await expectError(.unauthorized) { _ = try await backend.push([op(.create, "a", ["t": 1])], collection: collection) }
         await expectError(.unauthorized) { _ = try await backend.pull(collection: collection, since: nil, continuing: nil) }
@@ -263,10 +263,9 @@ import Testing
         let url = try KintoServer.url()
         for shared in [false, true] {
             let bucket = KintoServer.uniqueName("b")
-            let alice = KintoBackend(configuration: .init(serverURL: url, bucket: bucket,
-                                                          auth: .basic(user: "alice", password: "secret"),
-                                                          shareBucketWithAuthenticatedUsers: shared))
-            let bob = try KintoServer.backend(auth: .basic(user: "bob", password: "x"), bucket: bucket)
+            let alice = KintoServer.backend(server: url, bucket: bucket, timeout: .seconds(30), pageSize: 10_000,
+                                                shareBucketWithAuthenticatedUsers: shared)
+            let bob = try KintoServer.backend(bucket: bucket, auth: .basic(user: "bob", password: "x"))
             try await alice.prepare(collection: collection)
             if shared {
                 try await bob.prepare(collection: collection)

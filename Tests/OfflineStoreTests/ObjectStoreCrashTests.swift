@@ -204,7 +204,7 @@ struct ObjectStoreCrashTests {
             the crash-writer executable was not found: build it with `swift build --build-tests` \
             (it is looked for next to the test bundle, in .build/debug, or at $CRASH_WRITER)
             """)
-        let seed = ProcessInfo.processInfo.environment["CRASH_TEST_SEED"].flatMap(UInt64.init) ?? 20_240_611
+        let seed = TestEnvironment.number("CRASH_TEST_SEED", default: 20_240_611 as UInt64)
         var random = SeededGenerator(state: seed)
         let rounds = 30
 

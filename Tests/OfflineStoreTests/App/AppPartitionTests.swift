@@ -14,12 +14,11 @@ import Testing
             collections: [CollectionDescriptor("todos"), CollectionDescriptor("catalog", partition: .app),
                           CollectionDescriptor("drafts", partition: .local)],
             appBackend: { session in
-                var configuration = KintoBackend.Configuration(serverURL: url, bucket: "\(prefix)-shared", auth: .session(session))
-                configuration.shareBucketWithAuthenticatedUsers = true
-                return KintoBackend(configuration: configuration)
+                KintoServer.backend(server: url, bucket: "\(prefix)-shared", auth: .session(session), timeout: .seconds(30),
+                                    pageSize: 10_000, shareBucketWithAuthenticatedUsers: true)
             }
         ) { session, user in
-            KintoBackend(configuration: .init(serverURL: url, bucket: "\(prefix)-\(user)", auth: .session(session)))
+            KintoServer.backend(server: url, bucket: "\(prefix)-\(user)", auth: .session(session), timeout: .seconds(30), pageSize: 10_000)
         }
     }
 

@@ -10,7 +10,7 @@ import Testing
     /// A store on a fresh Kinto bucket whose backend signs with `session`.
     static func withKintoStore(_ session: AuthSession, pageSize: Int = 500,
                                _ body: (ObjectStore, KintoBackend) async throws -> Void) async throws {
-        let backend = try KintoServer.backend(pageSize: pageSize, auth: .session(session))
+        let backend = try KintoServer.backend(auth: .session(session), pageSize: pageSize)
         try await withTemporaryStore(configuration: .with { $0.writeMode = .deferred }, backend: backend,
                                      collections: [CollectionDescriptor("todos")]) { store in
             try await body(store, backend)

@@ -102,7 +102,8 @@ import Testing
                 directory: directory.url, configuration: .with { $0.writeMode = .deferred },
                 collections: [CollectionDescriptor("todos"), CollectionDescriptor("drafts", localOnly: true)]
             ) { session, user in
-                KintoBackend(configuration: .init(serverURL: url, bucket: "\(prefix)-\(user)", auth: .session(session)))
+                KintoServer.backend(server: url, bucket: "\(prefix)-\(user)", auth: .session(session), timeout: .seconds(30),
+                                    pageSize: 10_000)
             }
             let alice = try await partitions.login(.basic(user: "alice", password: "secret"))
             try await alice.collection("todos").create(["id": "a1", "title": "alice's"])

@@ -16,17 +16,15 @@ struct PostgresHazardTests {
         let environment = ProcessInfo.processInfo.environment
         let onPostgres = environment["RELIABILITY_PG_KINTO_URL"].flatMap(URL.init(string:))
         let server = try onPostgres ?? KintoServer.workloadURL()
-        let rounds = environment["RELIABILITY_PG_ROUNDS"].flatMap(Int.init) ?? 3
-        let seed = environment["RELIABILITY_SEED"].flatMap(UInt64.init) ?? 20_250_901
+        let rounds = TestEnvironment.number("RELIABILITY_PG_ROUNDS", default: 3)
+        let seed = TestEnvironment.reliabilitySeed
         var tally = ReliabilityTally(scenario: "concurrent writers + refresh (\(onPostgres == nil ? "memory" : "PostgreSQL"))")
         var random = ObjectStoreCrashTests.SeededGenerator(state: seed)
 
         for round in 0..<rounds {
             let bucket = KintoServer.uniqueName("pg")
             let writers = ConcurrentWriters(server: server, bucket: bucket, collection: "shared")
-            let backend = KintoBackend(configuration: .init(serverURL: server, bucket: bucket,
-                                                            auth: .basic(user: "alice", password: "secret"),
-                                                            timeout: .seconds(30), pageSize: 7))
+            let backend = KintoServer.backend(server: server, bucket: bucket, timeout: .seconds(30), pageSize: 7)
             var configuration = ObjectStore.Configuration()
             configuration.writeMode = .deferred
             try await withTemporaryStore(configuration: configuration, backend: backend,

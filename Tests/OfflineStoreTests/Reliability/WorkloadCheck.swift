@@ -38,8 +38,7 @@ struct WorkloadCheck {
     /// Syncs the store directly with the server until its queue is empty (at most
     /// `attempts` syncs), then compares server and store; counts into `tally`.
     func quiesceAndCompare(storePath: String, model: Model, tally: inout ReliabilityTally, context: String) async throws {
-        let backend = KintoBackend(configuration: .init(serverURL: server, bucket: bucket,
-                                                        auth: .basic(user: "alice", password: "secret"), timeout: .seconds(20)))
+        let backend = KintoServer.backend(server: server, bucket: bucket, pageSize: 10_000)
         let store = try ObjectStore(path: storePath, backend: backend)
         defer { try? store.close() }
         var stops: [String] = []

@@ -143,8 +143,7 @@ import Testing
     @Test(.liveServer) func theScopeGoesToKintoAsFiltersAndTheDeparturePullIsLight() async throws {
         let wire = WireFaultTransport(base: URLSessionTransport())
         let bucket = KintoServer.uniqueName("scope")
-        let backend = KintoBackend(configuration: .init(serverURL: try KintoServer.url(), bucket: bucket,
-                                                        auth: .basic(user: "alice", password: "secret")), transport: wire)
+        let backend = try KintoServer.backend(bucket: bucket, timeout: .seconds(30), pageSize: 10_000, transport: wire)
         var todos = CollectionDescriptor("todos")
         todos.syncScope = SyncScopeScenarioTests.north
         try await withTemporaryStore(backend: backend, collections: [todos]) { store in
