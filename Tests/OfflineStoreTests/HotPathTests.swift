@@ -67,12 +67,14 @@ struct HotPathTests {
     @Test func anUnknownStoredStateIsCorrupted() async throws {
         try await withTemporaryStore(collections: [CollectionDescriptor("todos")]) { store async throws in
             _ = try await store.collection("todos").create(["id": "k"])
-            #expect(throws: OfflineStoreError.self) {
+            let error = #expect(throws: OfflineStoreError.self) {
                 try store.local.write("test") { db in
                     try db.execute(sql: "UPDATE objects SET state = 'bogus' WHERE id = 'k'")
                     _ = try ObjectRow.fetch(db, collection: "todos", id: "k")
                 }
             }
+            #expect(error?.code == .corrupted)
+            #expect(error?.message.contains("bogus") == true, "the message names what was wrong")
         }
     }
 

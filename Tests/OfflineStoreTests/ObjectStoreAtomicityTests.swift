@@ -138,7 +138,11 @@ struct ObjectStoreAtomicityTests {
                 edits += [{ try await objects.destroy("x") }, { try await objects.destroyAll(where: .equal("id", "x")) }]
             }
             for edit in edits {
-                await #expect(throws: (any Error).self) { try await edit() }
+                // The injected fault: as a storage error from an edit, as itself from the
+                // transaction `destroyAll` runs (a block's own errors reach its caller as they are).
+                await #expect { try await edit() } throws: { error in
+                    error is InjectedFault || (error as? OfflineStoreError)?.code == .storage
+                }
                 #expect(try Self.footprint(store, collection, "x") == before)
             }
             #expect(try store.queueEntries() == queueBefore)
@@ -158,7 +162,7 @@ struct ObjectStoreAtomicityTests {
             let sBefore = try Self.footprint(store, "todos", "s")
             let beforeBefore = try Self.footprint(store, "todos", "before")
 
-            await #expect(throws: (any Error).self) {
+            await #expect {
                 try await store.transaction { tx in
                     try tx.create(["id": "a", "n": 1], in: "todos")
                     try tx.patch("s", ["n": 1], in: "todos")
@@ -169,6 +173,14 @@ struct ObjectStoreAtomicityTests {
                     default: try tx.create(["id": ""], in: "todos")
                     }
                     try tx.destroy("before", in: "todos")
+                }
+            } throws: { error in
+                // The third edit's own error: a failed check as its code, the fault as itself.
+                switch failure {
+                case "schema": (error as? OfflineStoreError)?.code == .schemaViolation
+                case "fault": error is InjectedFault
+                case "notFound": (error as? OfflineStoreError)?.code == .notFound
+                default: (error as? OfflineStoreError)?.code == .invalidID
                 }
             }
             #expect(try Self.footprint(store, "todos", "a") == .none)

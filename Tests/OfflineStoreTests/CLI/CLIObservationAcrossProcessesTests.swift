@@ -4,7 +4,7 @@ import Testing
 
 /// Observed queries see what other processes commit to the same file: an `offline-store`
 /// process edits, this process observes (GRDB's observation alone sees only its own writes).
-@Suite("Observation across processes")
+@Suite("Observation across processes", .timeLimit(.minutes(5)))
 struct CLIObservationAcrossProcessesTests {
     struct TimedOut: Error {}
 

@@ -128,3 +128,25 @@ extension ArchitectureTests {
         #expect(named.count >= 9 && named.allSatisfy(tested.contains), "rules without a test of their own: \(named.filter { !tested.contains($0) })")
     }
 }
+
+extension ArchitectureTests {
+    /// A test that waits for a stream's next element hangs forever when the element never
+    /// comes: every suite of a test file that awaits one carries a time limit.
+    @Test func everyTestThatAwaitsAStreamHasATimeLimit() throws {
+        let tests = DocumentationTests.root.appendingPathComponent("Tests/OfflineStoreTests")
+        let walker = try #require(FileManager.default.enumerator(at: tests, includingPropertiesForKeys: nil))
+        // Iterating a sequence, or asking an iterator for its next element (task groups aside).
+        let awaitsAStream = try Regex(#"for (try )?await [^\n]* in (?!group\b)|await (?!group\.)[A-Za-z_.]+\.next\("#)
+        var checked = 0, missing: [String] = []
+        for case let url as URL in walker where url.pathExtension == "swift" {
+            let code = Self.code(of: try String(contentsOf: url, encoding: .utf8))
+            guard code.contains(awaitsAStream) else { continue }
+            checked += 1
+            for suite in code.components(separatedBy: "\n").filter({ $0.contains("@Suite") }) where !suite.contains(".timeLimit(") {
+                missing.append("\(url.lastPathComponent): \(suite.trimmingCharacters(in: .whitespaces))")
+            }
+        }
+        #expect(checked >= 10, "the walk found the tests that await streams: \(checked)")
+        #expect(missing.isEmpty, "suites that await streams without a time limit: \(missing)")
+    }
+}

@@ -5,13 +5,12 @@ import Testing
 
 /// The live view's two halves without a browser: the watcher looks after commits, and the
 /// queue history names coalescing.
-@Suite("Inspector live view")
+@Suite("Inspector live view", .timeLimit(.minutes(2)))
 struct InspectorLiveViewTests {
     /// The watcher looks at the queue once per batch of received commits; the commits
     /// themselves come from the library (another connection's as the store notices them:
     /// `CommitStreamTests`), and the browser test follows one made by another process live.
-    @Test(.timeLimit(.minutes(1)))
-    func theWatcherLooksOnceAfterCommitsAndNotWithoutThem() async throws {
+    @Test func theWatcherLooksOnceAfterCommitsAndNotWithoutThem() async throws {
         try await withTemporaryStore(collections: [CollectionDescriptor("todos")]) { store in
             let watcher = ChangeWatcher(store: store, history: QueueHistory())
             #expect(watcher.check())        // the first look: the baseline

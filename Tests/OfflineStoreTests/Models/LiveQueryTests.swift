@@ -29,7 +29,8 @@ extension Models {
         @Test func aQueryThatCannotRunThrowsWhileIterating() async throws {
             try await withTodoStore { store, _ in
                 var iterator = store.collection(Todo.self).observeAll(where: \.isOverdue == true).makeAsyncIterator()
-                await #expect(throws: OfflineStoreError.self) { _ = try await iterator.next() }
+                let error = await #expect(throws: OfflineStoreError.self) { _ = try await iterator.next() }
+                #expect(error?.code == .invalidFieldPath, "a computed property has no stored field to query")
             }
         }
 

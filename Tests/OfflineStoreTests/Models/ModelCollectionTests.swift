@@ -58,7 +58,9 @@ extension Models {
             try await withTodoStore { store, _ in
                 let todos = store.collection(Todo.self)
                 try await todos.create(Todo(id: "a", title: "A"))
-                await #expect(throws: OfflineStoreError.self) { try await todos.create(Todo(id: "a", title: "again")) }
+                let refused = await #expect(throws: OfflineStoreError.self) { try await todos.create(Todo(id: "a", title: "again")) }
+                #expect(refused?.code == .alreadyExists)
+                #expect(try todos.find("a")?.title == "A", "nothing changed")
             }
         }
 
@@ -97,7 +99,8 @@ extension Models {
             #expect(try (\Reminder.dueDate > date(1)).condition.get() == .greater("due_date", .int(1000)))
             #expect(try ModelSort<Reminder>.descending(\.dueDate).key.get() == SortKey("due_date", ascending: false))
             // A computed property has no stored name: the query throws instead of guessing.
-            #expect(throws: OfflineStoreError.self) { try (\Todo.isOverdue == true).condition.get() }
+            let computed = #expect(throws: OfflineStoreError.self) { try (\Todo.isOverdue == true).condition.get() }
+            #expect(computed?.code == .invalidFieldPath)
         }
 
         @Test func aDeclaredIndexedFieldIsQueriedThroughItsIndex() async throws {

@@ -4,14 +4,13 @@ import Testing
 
 /// `commits()`: this store's committed writes, and other connections' as the store notices
 /// them; the stream ends with its consumer or the store.
-@Suite("Commit stream")
+@Suite("Commit stream", .timeLimit(.minutes(2)))
 struct CommitStreamTests {
     static var quickWatch: ObjectStore.Configuration {
         .with { $0.externalChangeInterval = .milliseconds(20) }
     }
 
-    @Test(.timeLimit(.minutes(1)))
-    func thisStoresWritesAndAnotherConnectionsAreToldApart() async throws {
+    @Test func thisStoresWritesAndAnotherConnectionsAreToldApart() async throws {
         try await withTemporaryStore(configuration: Self.quickWatch, collections: [CollectionDescriptor("todos")]) { store in
             var commits = store.commits().makeAsyncIterator()
             try await store.collection("todos").create(["id": "a"])
@@ -26,8 +25,7 @@ struct CommitStreamTests {
         }
     }
 
-    @Test(.timeLimit(.minutes(1)))
-    func aWriteThatChangesNothingIsNoCommit() async throws {
+    @Test func aWriteThatChangesNothingIsNoCommit() async throws {
         try await withTemporaryStore(collections: [CollectionDescriptor("todos")]) { store in
             var commits = store.commits().makeAsyncIterator()
             try store.setMetadata(nil, forKey: "absent")      // deletes no row: nothing committed
@@ -38,8 +36,7 @@ struct CommitStreamTests {
         }
     }
 
-    @Test(.timeLimit(.minutes(1)))
-    func theStreamEndsWithItsConsumerAndSoDoesThePolling() async throws {
+    @Test func theStreamEndsWithItsConsumerAndSoDoesThePolling() async throws {
         try await withTemporaryStore(configuration: Self.quickWatch) { store in
             let watcher = store.observers.externalChanges
             withExtendedLifetime(store.commits()) {
