@@ -5,9 +5,14 @@ import Testing
 /// documents outside the repository, and README's quick start is the example the package builds.
 @Suite("Docs match the code")
 struct DocumentationTests {
-    /// The repository's root, found from this file's path.
-    static let root = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    /// The repository's root: the nearest folder above this file that holds `Package.swift`.
+    static let root: URL = {
+        var folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        while !FileManager.default.fileExists(atPath: folder.appendingPathComponent("Package.swift").path), folder.pathComponents.count > 1 {
+            folder.deleteLastPathComponent()
+        }
+        return folder
+    }()
 
     /// Words that mark a feature as missing, or a reference outside the repository.
     static let forbidden = ["SPEC §", "(planned)", "not yet"]

@@ -99,9 +99,7 @@ struct ObjectStoreCrashTests {
         if let executable = Bundle.main.executableURL {
             candidates.append(executable.deletingLastPathComponent().appendingPathComponent("crash-writer"))
         }
-        let packageRoot = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        candidates.append(packageRoot.appendingPathComponent(".build/debug/crash-writer"))
+        candidates.append(DocumentationTests.root.appendingPathComponent(".build/debug/crash-writer"))
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
     }
 
