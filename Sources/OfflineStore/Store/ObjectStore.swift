@@ -31,7 +31,7 @@ public final class ObjectStore: Sendable {
     let syncEngine: SyncEngine
     /// Whether the app forced the store offline.
     let connectivity: Connectivity
-    /// Observers of object changes, sync events and value observations.
+    /// Observers of object changes, sync events, commits and value observations.
     let observers: StoreObservers
 
     /// Opens (or creates) the store at `path`, migrating its schema.

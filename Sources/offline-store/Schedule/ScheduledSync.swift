@@ -40,7 +40,7 @@ struct ScheduledSync {
         let status = Locked<Int32>(ExitStatus.success)
         await auto.run(action: { store in
             beginning.yield()
-            let progress = ProgressLine.start(SyncRun.Kind.sync.rawValue, store: store)
+            let progress = ProgressLine.start(SyncInvocation.Kind.sync.rawValue, store: store)
             do {
                 let report = try await store.sync()
                 await progress?.finish()
@@ -50,7 +50,7 @@ struct ScheduledSync {
                 throw error
             }
         }, onRun: { run in
-            let outcome = SyncRun.Outcome(run, store: store)
+            let outcome = SyncInvocation.Outcome(run, store: store)
             let isLast = times.map { run.number >= $0 } ?? false
             var line = outcome.json
             line["run"] = .int(Int64(run.number))
@@ -69,11 +69,11 @@ struct ScheduledSync {
     }
 }
 
-extension SyncRun.Outcome {
+extension SyncInvocation.Outcome {
     /// The outcome of one scheduled run.
     init(_ run: AutoSync.Run, store: ObjectStore) {
         let failure = run.failure.map(CLIError.describe)
-        self.init(report: run.report ?? (try? SyncRun.leftCounts(store)) ?? SyncReport(), failure: failure,
+        self.init(report: run.report ?? (try? SyncInvocation.leftCounts(store)) ?? SyncReport(), failure: failure,
                   retryAfter: run.retryAfter)
     }
 }

@@ -3,7 +3,7 @@ import Foundation
 import OfflineStore
 
 /// One flush, refresh or sync, and what it left, as the sync commands print and exit with.
-struct SyncRun {
+struct SyncInvocation {
     enum Kind: String {
         case flush, refresh, sync, fullRefresh = "refresh --full"
     }
