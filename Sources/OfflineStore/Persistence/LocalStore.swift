@@ -108,11 +108,14 @@ final class LocalStore: Sendable {
                             _ body: (Database) throws -> T) throws -> T {
         try ensureOpen()
         var changes: [ObjectChange] = []
+        // Commits are counted only for a stream that listens (``ObjectStore/commits()``):
+        // reading the change count costs GRDB's queue checks on every edit.
+        let countsCommits = observers.commits.hasSubscribers
         var changedRows = false
         func drained(_ db: Database) throws -> T {
-            let rowsBefore = db.totalChangesCount
+            let rowsBefore = countsCommits ? db.totalChangesCount : 0
             let result = try body(db)
-            changedRows = db.totalChangesCount != rowsBefore
+            changedRows = countsCommits && db.totalChangesCount != rowsBefore
             changes = try drainChangeLog(db, origin: origin, reasons: reasons)
             return result
         }
@@ -136,7 +139,7 @@ final class LocalStore: Sendable {
             }
         } catch { throw OfflineStoreError.storage(error, while: action) }
         publish(changes)
-        if changedRows, observers.commits.hasSubscribers { observers.commits.send(.thisStore) }
+        if changedRows { observers.commits.send(.thisStore) }
         return result
     }
 
