@@ -66,8 +66,12 @@ public final class ObjectStore: Sendable {
 
     /// Closes the store; later calls fail with ``OfflineStoreError/Code/closed``.
     ///
+    /// The background sender's running flush is cancelled (its edits stay queued, sent by
+    /// the next flush after the store is opened again), and every observation ends.
+    ///
     /// - Throws: ``OfflineStoreError`` when SQLite cannot close cleanly.
     public func close() throws {
+        syncEngine.sender.close()
         observers.events.finish()
         observers.changes.finish()
         observers.commits.finish()
