@@ -7,7 +7,9 @@ let package = Package(
     products: [
         .library(name: "OfflineStore", targets: ["OfflineStore"]),
         .library(name: "OfflineStoreTesting", targets: ["OfflineStoreTesting"]),
-        .executable(name: "offline-store", targets: ["offline-store"]),
+        // No `.executable` product for the `offline-store` tool: an app that depends on the
+        // library would then resolve swift-argument-parser too. In a clone, SwiftPM still
+        // gives the executable target a product of its own (`swift build --product offline-store`).
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
