@@ -1,5 +1,4 @@
 import Foundation
-import Observation
 import Testing
 @_spi(Testing) @testable import OfflineStore
 
@@ -67,23 +66,11 @@ import Testing
     @MainActor @Test func liveQueryEndsOnClose() async throws {
         let (temporary, _) = try makeTodoStore()
         let live = LiveQuery(temporary.store.collection(Todo.self))
-        await Self.until(live) { $0.isLoaded }
+        try await waitUntil(live) { $0.isLoaded }
         #expect(live.isObserving)
         try temporary.store.close()
         await live.untilStopped()
         #expect(!live.isObserving)
         #expect(live.error == nil)
-    }
-
-    /// Returns once `condition` holds for `live`, woken by Observation's change tracking (no polling).
-    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
-    @MainActor static func until<M>(_ live: LiveQuery<M>, _ condition: @escaping @MainActor (LiveQuery<M>) -> Bool) async {
-        while !condition(live) {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                let once = OnceFlag()
-                let holds = withObservationTracking { condition(live) } onChange: { if once.take() { continuation.resume() } }
-                if holds, once.take() { continuation.resume() }
-            }
-        }
     }
 }
