@@ -23,7 +23,7 @@ final class SyncLock: @unchecked Sendable {
 
     /// A lock for the store at `storePath`; nil path: this process only.
     init(storePath: String?) {
-        file = storePath.map { SyncLockFile(path: $0 + ".sync-lock") }
+        file = storePath.map { SyncLockFile(storePath: $0) }
     }
 
     /// Runs `body` holding both locks; waits for other tasks and other processes first.

@@ -1,9 +1,4 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// `scripts/faultproxy.py` running between a store and the real Kinto, on 127.0.0.1.
 ///
