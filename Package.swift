@@ -69,6 +69,12 @@ let package = Package(
             dependencies: ["OfflineStore", "OfflineStorePlatform"],
             path: "Tests/BlobProbe"
         ),
+        // Tests that need no process, socket, server or file outside a temporary directory,
+        // so they also run on the iOS simulator at the platform floor (.github/workflows/apple.yml).
+        .testTarget(
+            name: "OfflineStoreUnitTests",
+            dependencies: ["OfflineStore", "OfflineStoreTesting"]
+        ),
         .testTarget(
             name: "OfflineStoreTests",
             dependencies: [
