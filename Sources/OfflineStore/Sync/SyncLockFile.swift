@@ -30,18 +30,20 @@ final class SyncLockFile: @unchecked Sendable {
 
     deinit { if descriptor >= 0 { FileLocking.close(descriptor) } }
 
-    /// Takes the lock, waiting for its holder in another process.
+    /// Takes the lock, waiting for its holder in another process, as long as `proceed`
+    /// says so (asked before each attempt).
     ///
+    /// - Returns: true when taken; false when `proceed` said no before it could be.
     /// - Throws: ``OfflineStoreError/Code/storage`` when the file cannot be opened or locked;
     ///   `CancellationError` when the task is cancelled while waiting.
-    func lock() async throws {
+    func lock(while proceed: () -> Bool = { true }) async throws -> Bool {
         let fd = try openedDescriptor()
         var pause: UInt64 = 1_000_000
-        while true {
+        while proceed() {
             do {
                 if try FileLocking.tryLockExclusive(fd, path: path) {
                     FileLocking.noteHolder(fd)
-                    return
+                    return true
                 }
             } catch let error as SystemError {
                 throw OfflineStoreError(.storage, "cannot lock \(path): \(error.reason)")
@@ -49,6 +51,7 @@ final class SyncLockFile: @unchecked Sendable {
             try await Task.sleep(nanoseconds: pause)
             pause = min(pause * 2, 25_000_000)
         }
+        return false
     }
 
     /// Releases the lock.
