@@ -19,8 +19,9 @@ extension OfflineStoreError {
         case .blockedByAppTransportSecurity:
             self.init(.configuration,
                       "\(action): App Transport Security blocked a plain-HTTP connection; use an https:// server URL, "
-                      + "or allow the host in the app's Info.plist (NSAppTransportSecurity > NSExceptionDomains > the host > "
-                      + "NSExceptionAllowsInsecureHTTPLoads)", underlying: error.description, underlyingError: error)
+                      + "or allow the host in the app's Info.plist under NSAppTransportSecurity: NSExceptionDomains > the host > "
+                      + "NSExceptionAllowsInsecureHTTPLoads for a domain name, NSAllowsLocalNetworking for an IP address "
+                      + "or a .local name", underlying: error.description, underlyingError: error)
         case .other:
             self.init(.offline, "\(action): the request could not be sent", underlying: error.description, underlyingError: error)
         }
