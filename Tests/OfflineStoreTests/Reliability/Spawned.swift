@@ -24,6 +24,20 @@ struct Spawned: Sendable {
     /// Reads one line (without its newline); nil at end of file (blocks).
     func readLine() -> String? { child.readLine() }
 
+    /// The port of a server child that announces itself with a first line `listening <port>`;
+    /// a child that prints anything else (or nothing) is killed and reaped.
+    ///
+    /// - Throws: `HarnessError` naming `what` when the announcement is missing.
+    func listeningPort(_ what: String) throws -> Int {
+        let text = readLine() ?? ""  // blocks until the child prints or exits
+        guard text.hasPrefix("listening "), let port = Int(text.dropFirst("listening ".count)) else {
+            kill()
+            wait()
+            throw HarnessError("\(what) did not start (printed \(text.debugDescription))")
+        }
+        return port
+    }
+
     /// Sends SIGKILL.
     func kill() { child.signal(Signals.kill) }
 

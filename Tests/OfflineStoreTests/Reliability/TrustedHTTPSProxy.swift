@@ -76,12 +76,7 @@ final class TrustedHTTPSProxy: Sendable {
         }
         child = try Spawned(["python3", "-c", Self.script, certificate, key, String(upstreamPort), logPath],
                             stderrPath: logPath + ".stderr")
-        let text = child.readLine() ?? ""  // blocks until the proxy prints or exits
-        guard text.hasPrefix("listening "), let port = Int(text.dropFirst("listening ".count)) else {
-            child.kill()
-            child.wait()
-            throw HarnessError("the TLS proxy did not start (printed \(text.debugDescription))")
-        }
+        let port = try child.listeningPort("the TLS proxy")
         url = URL(string: "https://127.0.0.1:\(port)\(upstream.path)")!
     }
 
