@@ -51,7 +51,8 @@ struct ProbeFailure: Error, CustomStringConvertible {
     let underlying: any Error
 
     var description: String {
-        "'\(path.joined(separator: "."))' (\(type)) refuses the values the store tries (\(underlying))"
+        let what = path.isEmpty ? "\(type)" : "'\(path.joined(separator: "."))' (\(type))"
+        return "\(what) refuses the values the store tries (\(underlying))"
     }
 }
 
