@@ -7,7 +7,7 @@ import FoundationNetworking
 /// (no cookies, no cache, no stored credentials) and TLS verification left on.
 ///
 /// Redirects are followed only to the same scheme, host and port, so credentials
-/// are never sent to another server. Authentication challenges follow ``ChallengeRule``:
+/// are never sent to another server. Authentication challenges follow a pure rule (`ChallengeRule`):
 /// server trust (and every challenge the store does not answer itself) gets the system's
 /// default handling, so TLS is verified as the platform verifies it; an HTTP
 /// authentication challenge (401 with `WWW-Authenticate`) is returned as the answer, on
