@@ -101,10 +101,11 @@ struct RESTReply: Sendable {
         var message = "\(what): \(method) \(url.absoluteString) was redirected (HTTP \(status))"
         if let target {
             message += " to \(target)"
-            let path = URL(string: target)?.path
-            if path == url.path + "/" {
+            // URL.path drops a trailing slash: compare the components' paths.
+            let path = URLComponents(string: target)?.path, asked = URLComponents(url: url, resolvingAgainstBaseURL: true)?.path ?? ""
+            if path == asked + "/" {
                 message += ": the route lacks its trailing slash"
-            } else if let path, path + "/" == url.path {
+            } else if let path, path + "/" == asked {
                 message += ": the route has a trailing slash the server does not use"
             }
         }
