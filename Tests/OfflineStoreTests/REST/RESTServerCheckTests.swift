@@ -70,3 +70,16 @@ struct RESTServerCheckTests {
         }
     }
 }
+
+/// The DRF recipe in Docs/Backends.md is the module the DRF test app runs.
+@Suite("REST server recipes in the docs")
+struct RESTServerRecipeDocTests {
+    @Test func theDocumentedDRFRecipeIsTheTestAppsModule() throws {
+        let root = DocumentationTests.root
+        let module = try String(contentsOf: root.appendingPathComponent("Fixtures/drf-server/tasks/offline_store.py"), encoding: .utf8)
+        let doc = try String(contentsOf: root.appendingPathComponent("Docs/Backends.md"), encoding: .utf8)
+        let start = try #require(doc.range(of: "```python\n"))
+        let end = try #require(doc.range(of: "\n```", range: start.upperBound..<doc.endIndex))
+        #expect(String(doc[start.upperBound..<end.lowerBound]) + "\n" == module)
+    }
+}

@@ -33,6 +33,7 @@ extension RESTServerProbe {
     /// A write based on `base`'s version after `probe` moved past it.
     func staleWrite(_ guarantee: Guarantee, probe: inout Scratch, base: Scratch) async throws -> RESTServerCheck.Row {
         let kind = guarantee == .staleUpdate ? "update" : "delete"
+        let article = guarantee == .staleUpdate ? "an" : "a"
         guard let stale = base.version else {
             return row(guarantee, .fails, "the server gives its records no version (no ETag, no version field), so a stale \(kind) cannot be told")
         }
@@ -44,12 +45,12 @@ extension RESTServerProbe {
                                       idempotencyKey: "offline-store-check")
         switch try await backend.push([operation], collection: collection).first {
         case .conflict?:
-            return row(guarantee, .holds, "a \(kind) based on version \(stale), after the record moved to \(probe.version ?? "?"), was refused as a conflict")
+            return row(guarantee, .holds, "\(article) \(kind) based on version \(stale), after the record moved to \(probe.version ?? "?"), was refused as a conflict")
         case .applied(let record, let version)?:
             if guarantee == .staleDelete { probe.version = nil } else {
                 probe = Scratch(id: probe.id, version: version, mark: probe.mark, record: record ?? probe.record)
             }
-            return row(guarantee, .fails, "a \(kind) based on version \(stale), after the record moved to \(probe.version ?? "?"), was applied")
+            return row(guarantee, .fails, "\(article) \(kind) based on version \(stale), after the record moved to \(probe.version ?? "?"), was applied")
         case let other:
             return row(guarantee, .notChecked, "a stale \(kind) was answered \(String(describing: other))")
         }
