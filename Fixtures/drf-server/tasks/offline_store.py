@@ -47,7 +47,8 @@ class SyncedSerializer(serializers.ModelSerializer):
 
 
 class OfflineStoreMixin:
-    """Put it first: class TaskViewSet(OfflineStoreMixin, viewsets.ModelViewSet)."""
+    """Put it first: class TaskViewSet(OfflineStoreMixin, viewsets.ModelViewSet); a viewset
+    that narrows get_queryset calls super().get_queryset() (this one) and filters that."""
 
     def get_queryset(self):
         records = super().get_queryset()

@@ -36,11 +36,12 @@ class PlainTaskViewSet(viewsets.ModelViewSet):
 class SyncedTaskViewSet(OfflineStoreMixin, viewsets.ModelViewSet):
     """The same resource with the server recipe, paged by limit and offset."""
 
+    queryset = SyncedTask.objects.all()
     serializer_class = SyncedTaskSerializer
     pagination_class = LimitAndOffset
 
     def get_queryset(self):
-        return SyncedTask.objects.filter(space=self.kwargs["space"])
+        return super().get_queryset().filter(space=self.kwargs["space"])  # the recipe's feed, in this space
 
     def perform_create(self, serializer):
         serializer.save(space=self.kwargs["space"])

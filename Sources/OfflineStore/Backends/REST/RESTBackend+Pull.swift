@@ -147,7 +147,9 @@ extension RESTBackend {
         if let announced = state.announced, read < announced {
             throw RESTPullProblem.shortPull(collection, read: read, announced: announced, what: what)
         }
-        return PullPage(changes: changes, cursor: [state.highest, newest].compactMap { $0 }.max(), next: nil, total: state.announced)
+        // A feed the server cannot filter stores no cursor: every pull starts from the beginning.
+        let highest = try resource(collection).pull.cursorParameter == nil ? nil : [state.highest, newest].compactMap { $0 }.max()
+        return PullPage(changes: changes, cursor: highest, next: nil, total: state.announced)
     }
 
     /// Where the page after a full keyset page starts (pure): the second-highest distinct mark,

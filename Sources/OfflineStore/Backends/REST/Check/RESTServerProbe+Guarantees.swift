@@ -41,13 +41,13 @@ extension RESTServerProbe {
             return row(guarantee, .notChecked, "the version did not change when the record was updated (\(stale))")
         }
         let operation = PushOperation(id: probe.id, kind: guarantee == .staleUpdate ? .update : .delete,
-                                      data: guarantee == .staleUpdate ? probe.record : nil, baseVersion: stale,
+                                      data: guarantee == .staleUpdate ? try varied(probe.record) : nil, baseVersion: stale,
                                       idempotencyKey: "offline-store-check")
         switch try await backend.push([operation], collection: collection).first {
         case .conflict?:
             return row(guarantee, .holds, "\(article) \(kind) based on version \(stale), after the record moved to \(probe.version ?? "?"), was refused as a conflict")
         case .applied(let record, let version)?:
-            if guarantee == .staleDelete { probe.version = nil } else {
+            if guarantee == .staleDelete { probe.deleted = true } else {
                 probe = Scratch(id: probe.id, version: version, mark: probe.mark, record: record ?? probe.record)
             }
             return row(guarantee, .fails, "\(article) \(kind) based on version \(stale), after the record moved to \(probe.version ?? "?"), was applied")

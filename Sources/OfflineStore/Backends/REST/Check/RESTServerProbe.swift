@@ -31,7 +31,7 @@ struct RESTServerProbe {
     typealias Guarantee = RESTServerCheck.Guarantee
 
     /// A scratch record on the server: its id, version, cursor mark and local copy.
-    struct Scratch { var id: String; var version: String?; var mark: String?; var record: JSONValue }
+    struct Scratch { var id: String; var version: String?; var mark: String?; var record: JSONValue; var deleted = false }
 
     /// Why the probe cannot go on (every row left is `notChecked` with it).
     struct Stop: Error { var reason: String }
@@ -79,7 +79,7 @@ struct RESTServerProbe {
         made.removeAll { $0.id == older.id }
         rows.append(try await deletionsShow(older, since: base.mark))
         rows.append(try await staleWrite(.staleDelete, probe: &probe, base: base))
-        if probe.version == nil { made.removeAll { $0.id == probe.id } }
+        if probe.deleted { made.removeAll { $0.id == probe.id } }
         rows.append(try await fullPull())
     }
 
@@ -125,20 +125,27 @@ struct RESTServerProbe {
         record[RESTBodyMapping(resource: resource).localName(resource.pull.cursorField)]?.stringValue
     }
 
-    /// Updates the scratch record on `base`, changing one field.
-    private func update(_ scratch: Scratch, base: String?, freshly: Bool) async throws -> Scratch {
-        var copy = scratch.record.objectValue ?? [:]
+    /// The record with one text or true/false field changed (never a server-owned one).
+    func varied(_ record: JSONValue) throws -> JSONValue {
+        var copy = record.objectValue ?? [:]
+        let mapping = RESTBodyMapping(resource: resource)
         guard let field = copy.keys.sorted().first(where: { key in
-            key != "id" && !RESTBodyMapping(resource: resource).serverOwned.contains(RESTBodyMapping(resource: resource).remoteName(key))
+            key != "id" && !mapping.serverOwned.contains(mapping.remoteName(key))
                 && (copy[key]?.stringValue != nil || copy[key]?.boolValue != nil)
         }) else { throw Stop(reason: "the scratch record has no text or true/false field to change") }
         if let text = copy[field]?.stringValue { copy[field] = .string(text.hasSuffix("!") ? String(text.dropLast()) : text + "!") }
         else if let flag = copy[field]?.boolValue { copy[field] = .bool(!flag) }
-        let operation = PushOperation(id: scratch.id, kind: .update, data: .object(copy), baseVersion: base,
+        return .object(copy)
+    }
+
+    /// Updates the scratch record on `base`, changing one field.
+    private func update(_ scratch: Scratch, base: String?, freshly: Bool) async throws -> Scratch {
+        let copy = try varied(scratch.record)
+        let operation = PushOperation(id: scratch.id, kind: .update, data: copy, baseVersion: base,
                                       idempotencyKey: UUID().lowercaseString)
         switch try await backend.push([operation], collection: collection).first {
         case .applied(let record, let version)?:
-            let now = record ?? .object(copy)
+            let now = record ?? copy
             return Scratch(id: scratch.id, version: version, mark: mark(of: now), record: now)
         case .conflict?:
             throw Stop(reason: freshly ? "an update on the current version was refused as a conflict" : "conflict")
