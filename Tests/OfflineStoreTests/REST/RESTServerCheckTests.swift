@@ -65,8 +65,13 @@ struct RESTServerCheckTests {
                 default: #expect(Set(missing) == ["staleUpdate", "staleDelete", "incrementalPull", "deletions", "idempotentCreate"])
                 }
             }
-            let table = try await workspace.store("recipe").expect(0, "check-server", "--text", "--sample", #"tasks={"title":"t"}"#)
+            let recipe = workspace.store("recipe")
+            let table = try await recipe.expect(0, "check-server", "--text", "--sample", #"tasks={"title":"t"}"#)
             #expect(table.stdoutLines.first?.hasPrefix("tasks.staleUpdate") == true && table.stdoutLines.count == 6, "\(table)")
+            // An immediate create prints the object under the id the server gave it.
+            try await recipe.expect(0, "collection", "add", "tasks")
+            let made = try await recipe.expect(0, "create", "tasks", #"{"title":"immediate"}"#).json()
+            #expect(Int(made["id"]?.stringValue ?? "") != nil && made["title"] == "immediate", "\(made)")
         }
     }
 }
