@@ -57,8 +57,8 @@ enum FleetBenchmarks {
                                                      String(workload.rounds), String(workload.edits),
                                                      String(Int(workload.interval.seconds * 1000)), String(workload.collections)])
             // Niced: on one machine the clients must not take the servers' CPU. A client waiting on
-            // an answer keeps FoundationNetworking's dispatch threads waking (about 10,000 context
-            // switches a second per request on Linux), and starved servers answer slower still.
+            // an answer keeps FoundationNetworking's dispatch threads waking (thousands of context
+            // switches a second per waiting request on Linux), and starved servers answer slower still.
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/nice")
             process.arguments = ["-n", "19", selfPath, "child", "fleet-client"] + settings.arguments

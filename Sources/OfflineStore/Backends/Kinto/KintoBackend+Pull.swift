@@ -16,9 +16,9 @@ extension KintoBackend {
     ///
     /// A pull of one page whose answer came at least twice the look-back after B closes the
     /// look-back window: its cursor is B + lookBack, so the next pull starts at B itself
-    /// (``KintoCursor``). A first page with a cursor is asked with `If-None-Match: "<S>"`: when
-    /// nothing in the collection is newer than S, Kinto answers 304 without reading a list,
-    /// which is an empty last page that keeps the cursor (an idle sync: Docs/Scaling.md).
+    /// (``KintoCursor``). A first page with a cursor (and no `HEAD`) is asked with
+    /// `If-None-Match: "<S>"`: when nothing in the collection is newer than S, Kinto answers 304
+    /// without reading a list, an empty last page that keeps the cursor (Docs/Scaling.md).
     ///
     /// ``PullPage/cursor`` is the last `last_modified` of an intermediate page and B on the
     /// last page. The continuation token is JSON `{"next":"<Next-Page URL>","bound":B}`
