@@ -26,9 +26,7 @@ extension ObjectStore {
     public func cancel(entry seq: Int64) throws {
         try editEngine.cancel(entry: seq)
     }
-}
 
-extension ObjectStore {
     /// The objects left conflicted, with base, local and server copies, optionally of one collection.
     ///
     /// Conflicts are stored, so they survive restarts until resolved.

@@ -28,9 +28,7 @@ extension ObjectStore {
     public func descriptor(of name: String) throws -> CollectionDescriptor {
         try local.collections.descriptor(of: name)
     }
-}
 
-extension ObjectStore {
     /// Stores a small piece of app metadata in the store file, or removes it (`nil`).
     ///
     /// App metadata lives in the same SQLite file as the objects, apart from the engine's
@@ -60,9 +58,7 @@ extension ObjectStore {
         let stored = try MetaTable.appKey(key)
         return try local.read("reading metadata \(key)") { db in try MetaTable.value(forKey: stored, in: db) }
     }
-}
 
-extension ObjectStore {
     /// Registers the collection of a model type, with the same options as ``CollectionDescriptor``.
     ///
     /// ```swift
@@ -74,7 +70,9 @@ extension ObjectStore {
     /// ``ModelCollection/save(_:policy:)`` otherwise keeps.
     ///
     /// - Throws: ``OfflineStoreError`` `collectionExists` when the name is registered with
-    ///   another definition, `invalidOperation` or `invalidFieldPath` for a bad definition.
+    ///   another definition, `invalidOperation` or `invalidFieldPath` for a bad definition,
+    ///   `configuration` when the model's field names cannot be read from its `Codable`
+    ///   implementation (the message names the field and what to change).
     public func register<M: SyncModel>(
         _ type: M.Type,
         fields: [FieldSchema]? = nil,
@@ -82,6 +80,7 @@ extension ObjectStore {
         updatePolicy: UpdatePolicy? = nil,
         conflictPolicy: ConflictPolicy = .preserveConflict
     ) throws {
+        try ModelFields.check(M.self)
         try register(CollectionDescriptor(M.collectionName, fields: fields, localOnly: localOnly,
                                           updatePolicy: updatePolicy, conflictPolicy: conflictPolicy))
     }
@@ -95,9 +94,7 @@ extension ObjectStore {
     public func collection<M: SyncModel>(_ type: M.Type) -> ModelCollection<M> {
         ModelCollection(store: self)
     }
-}
 
-extension ObjectStore {
     /// Runs a query on the server and pulls the matching objects into the local store
     /// (RhoConnect `search`), page by page with progress.
     ///

@@ -68,14 +68,12 @@ extension ObjectStore {
         /// interval; nothing polls while no observation runs.
         public var externalChangeInterval: Duration? = .milliseconds(250)
         /// Test hooks for fault injection; not for production use.
-        @_spi(Testing) public var faults = FaultInjection()
+        package var faults = FaultInjection()
 
         /// A configuration with every default.
         public init() {}
     }
-}
 
-extension ObjectStore {
     /// A data protection class for the store's files (Foundation's `FileProtectionType`),
     /// see ``Configuration/fileProtection``.
     public enum FileProtection: String, Sendable, Hashable, CaseIterable {
@@ -91,10 +89,10 @@ extension ObjectStore {
 }
 
 /// Points where tests can make a write fail, to prove atomicity.
-@_spi(Testing) public struct FaultInjection: Sendable {
+package struct FaultInjection: Sendable {
     /// Called inside the write transaction after the object row is written and before
     /// the queue entry is; throwing aborts the transaction.
-    public var afterObjectWrite: (@Sendable (_ collection: String, _ id: String) throws -> Void)?
+    package var afterObjectWrite: (@Sendable (_ collection: String, _ id: String) throws -> Void)?
     /// Creates an empty set of hooks.
-    public init() {}
+    package init() {}
 }

@@ -27,6 +27,9 @@ public struct SyncReport: Sendable, Hashable, Codable {
     public var blobsWaiting = 0
     /// Objects removed locally because their server record left the collection's sync scope.
     public var leftScope = 0
+    /// Objects removed locally because a complete pull from the beginning no longer listed
+    /// their record: deleted on a server without tombstones (``Backend/sweepsDeletions(in:)``).
+    public var swept = 0
 
     /// Creates an empty report.
     public init() {}
@@ -54,5 +57,6 @@ public struct SyncReport: Sendable, Hashable, Codable {
         blobsDownloaded += other.blobsDownloaded
         blobsWaiting = other.blobsWaiting
         leftScope += other.leftScope
+        swept += other.swept
     }
 }

@@ -4,15 +4,6 @@ import Testing
 /// The boundaries of Docs/Architecture.md: a facade that only composes, the edit and sync
 /// engines beside each other, the persistence layer below them, rules that production calls.
 extension ArchitectureTests {
-    /// A file's code without its comments (whole-line `//` and `///` comments, and trailing ` // …`).
-    static func code(of text: String) -> String {
-        text.components(separatedBy: "\n").compactMap { line -> String? in
-            if line.trimmingCharacters(in: .whitespaces).hasPrefix("//") { return nil }
-            guard let comment = line.range(of: " // ") else { return line }
-            return String(line[..<comment.lowerBound])
-        }.joined(separator: "\n")
-    }
-
     /// The top-level types a file declares.
     static func declaredTypes(in text: String) throws -> [String] {
         let pattern = try Regex(#"(?m)^(?:public |final |indirect |@\w+ )*(?:struct|enum|class|actor|protocol) ([A-Z]\w*)"#)
@@ -40,7 +31,7 @@ extension ArchitectureTests {
         var found: [String] = []
         for file in files where file.path.hasPrefix("Persistence/") {
             // The settings the store was opened with are a value every layer reads.
-            let code = Self.code(of: file.text)
+            let code = Self.withoutComments(file.text)
                 .replacingOccurrences(of: "ObjectStore.Configuration", with: "").replacingOccurrences(of: "ObjectStore.FileProtection", with: "")
             for type in Set(Self.identifiers(in: code).map(String.init)).intersection(above) { found.append("\(file.path): \(type)") }
         }
@@ -53,7 +44,7 @@ extension ArchitectureTests {
         for target in ["OfflineStoreInspector", "offline-store", "OfflineStoreTesting"] {
             let walker = try #require(FileManager.default.enumerator(at: root.appendingPathComponent(target), includingPropertiesForKeys: nil))
             for case let url as URL in walker where url.pathExtension == "swift" {
-                let code = Self.code(of: try String(contentsOf: url, encoding: .utf8))
+                let code = Self.withoutComments(try String(contentsOf: url, encoding: .utf8))
                 if code.contains("import GRDB") || Self.sqlMarks.contains(where: code.contains) { offenders.append("\(target)/\(url.lastPathComponent)") }
             }
         }
@@ -84,7 +75,7 @@ extension ArchitectureTests {
                            "Backend.push", "backend.pull", "backend.push", "QueueTable.append", "ObjectRow(collection"]
         let facade = try Self.files().filter { ($0.path as NSString).lastPathComponent.hasPrefix("ObjectStore") }
         for file in facade {
-            let code = Self.code(of: file.text)
+            let code = Self.withoutComments(file.text)
             for part in engineParts where code.contains(part) { Issue.record("\(file.path) uses \(part): forward to an engine") }
         }
         #expect(try Self.files().filter { $0.text.contains("final class EditEngine") }.map(\.path) == ["Edit/EditEngine.swift"])
@@ -102,7 +93,7 @@ extension ArchitectureTests {
         var uses: [Substring: Int] = [:], declarations: [Substring: Int] = [:]
         for file in files {
             var previous: Substring = ""
-            for identifier in Self.identifiers(in: Self.code(of: file.text)) {
+            for identifier in Self.identifiers(in: Self.withoutComments(file.text)) {
                 if ["func", "var", "let", "case"].contains(previous) { declarations[identifier, default: 0] += 1 }
                 else { uses[identifier, default: 0] += 1 }
                 previous = identifier
@@ -111,7 +102,7 @@ extension ArchitectureTests {
         let member = try Regex(#"(?m)^\s+(?:static |mutating |public )*(?:func|var|let) ([a-z]\w*)"#)
         var unused: [String] = []
         for rule in rules {
-            for match in Self.code(of: rule.text).matches(of: member) {
+            for match in Self.withoutComments(rule.text).matches(of: member) {
                 guard let name = match.output[1].substring, uses[name, default: 0] == 0 else { continue }
                 unused.append("\(rule.path): \(name)")
             }
@@ -139,7 +130,7 @@ extension ArchitectureTests {
         let awaitsAStream = try Regex(#"for (try )?await [^\n]* in (?!group\b)|await (?!group\.)[A-Za-z_.]+\.next\("#)
         var checked = 0, missing: [String] = []
         for case let url as URL in walker where url.pathExtension == "swift" {
-            let code = Self.code(of: try String(contentsOf: url, encoding: .utf8))
+            let code = Self.withoutComments(try String(contentsOf: url, encoding: .utf8))
             guard code.contains(awaitsAStream) else { continue }
             checked += 1
             for suite in code.components(separatedBy: "\n").filter({ $0.contains("@Suite") }) where !suite.contains(".timeLimit(") {

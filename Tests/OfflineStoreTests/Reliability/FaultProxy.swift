@@ -1,9 +1,4 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// `scripts/faultproxy.py` running between a store and the real Kinto, on 127.0.0.1.
 ///
@@ -32,12 +27,7 @@ final class FaultProxy: Sendable {
                              "--rate", String(rate), "--faults", faults.joined(separator: ","), "--hold", String(hold),
                              "--log", logPath], stderrPath: logPath + ".stderr")
         self.logPath = logPath
-        let text = child.readLine() ?? ""  // blocks until the proxy prints or exits
-        guard text.hasPrefix("listening "), let port = Int(text.dropFirst("listening ".count)) else {
-            child.kill()
-            child.wait()
-            throw HarnessError("faultproxy did not start (printed \(text.debugDescription))")
-        }
+        let port = try child.listeningPort("faultproxy")
         url = URL(string: "http://127.0.0.1:\(port)\(upstream.path)")!
     }
 

@@ -18,6 +18,7 @@ extension SyncEngine {
         try write("preparing the queue") { db in try QueueTable.recoverInFlight(db) }
         deferredRetries.withLock { $0.removeAll() }
         var flush = FlushStateMachine()
+        var refreshedForLostCreates: Set<String> = []
         while true {
             if isForcedOffline { return OfflineStoreError(.offline, "the store was set offline") }
             if let cancelled = SyncCancellation.check("the flush") { return cancelled }
@@ -39,6 +40,15 @@ extension SyncEngine {
                 flush.didPrepare(collection)
             case .send(let batch):
                 if let cancelled = SyncCancellation.check("the flush") { return cancelled }
+                if let name = LostCreateRule.collectionToRefresh(before: batch, refreshes: backend.refreshesBeforeResendingCreates,
+                                                                 refreshed: refreshedForLostCreates) {
+                    // A record the lost create made is adopted as its answer; the batch is read again.
+                    refreshedForLostCreates.insert(name)
+                    do { try await refresh(try descriptor(of: name), full: false, report: &report, context: context) } catch {
+                        return SyncCancellation.stop(for: error, "the flush")
+                    }
+                    continue
+                }
                 if let stop = try await send(batch, flush: &flush, context: context, report: &report) { return stop }
             }
         }
@@ -183,6 +193,7 @@ enum InFlight {
                                    baseVersion: entry.kind == .create ? nil : entry.baseVersion,
                                    idempotencyKey: entry.idempotencyKey)
             op.isResend = entry.attempts > 0
+            op.attempt = entry.attempts + 1
             return SentEntry(entry: entry, operation: op, sentRev: sentRev)
         }
     }
