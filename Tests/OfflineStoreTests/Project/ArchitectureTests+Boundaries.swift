@@ -109,10 +109,7 @@ extension ArchitectureTests {
         }
         #expect(unused.isEmpty, "rule members production never uses (test them through what production calls): \(unused)")
 
-        let tests = DocumentationTests.root.appendingPathComponent("Tests/OfflineStoreTests")
-        let walker = try #require(FileManager.default.enumerator(at: tests, includingPropertiesForKeys: nil))
-        var testText = ""
-        for case let url as URL in walker where url.pathExtension == "swift" { testText += try String(contentsOf: url, encoding: .utf8) }
+        let testText = try Self.testFiles().map(\.text).joined(separator: "\n")
         // The rule each file is named for.
         let named = rules.map { (($0.path as NSString).lastPathComponent as NSString).deletingPathExtension }
         let tested = Set(Self.identifiers(in: testText).map(String.init))
@@ -121,20 +118,33 @@ extension ArchitectureTests {
 }
 
 extension ArchitectureTests {
+    /// The Swift files of both test targets (the suite that needs servers or the file
+    /// system, and the unit target), by file name, with their text.
+    static func testFiles() throws -> [(name: String, text: String)] {
+        var files: [(name: String, text: String)] = []
+        for target in ["Tests/OfflineStoreTests", "Tests/OfflineStoreUnitTests"] {
+            let folder = DocumentationTests.root.appendingPathComponent(target)
+            let walker = try #require(FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil))
+            for case let url as URL in walker where url.pathExtension == "swift" {
+                files.append((url.lastPathComponent, try String(contentsOf: url, encoding: .utf8)))
+            }
+        }
+        #expect(files.contains { $0.name == "SyncLifecycleTests.swift" }, "the walk found the unit target")
+        return files
+    }
+
     /// A test that waits for a stream's next element hangs forever when the element never
     /// comes: every suite of a test file that awaits one carries a time limit.
     @Test func everyTestThatAwaitsAStreamHasATimeLimit() throws {
-        let tests = DocumentationTests.root.appendingPathComponent("Tests/OfflineStoreTests")
-        let walker = try #require(FileManager.default.enumerator(at: tests, includingPropertiesForKeys: nil))
         // Iterating a sequence, or asking an iterator for its next element (task groups aside).
         let awaitsAStream = try Regex(#"for (try )?await [^\n]* in (?!group\b)|await (?!group\.)[A-Za-z_.]+\.next\("#)
         var checked = 0, missing: [String] = []
-        for case let url as URL in walker where url.pathExtension == "swift" {
-            let code = Self.withoutComments(try String(contentsOf: url, encoding: .utf8))
+        for file in try Self.testFiles() {
+            let code = Self.withoutComments(file.text)
             guard code.contains(awaitsAStream) else { continue }
             checked += 1
             for suite in code.components(separatedBy: "\n").filter({ $0.contains("@Suite") }) where !suite.contains(".timeLimit(") {
-                missing.append("\(url.lastPathComponent): \(suite.trimmingCharacters(in: .whitespaces))")
+                missing.append("\(file.name): \(suite.trimmingCharacters(in: .whitespaces))")
             }
         }
         #expect(checked >= 10, "the walk found the tests that await streams: \(checked)")
