@@ -23,6 +23,13 @@ final class StoreObservers: Sendable {
     var runningCount: Int {
         valueObservers.withLock { $0 } + changes.subscriberCount + events.subscriberCount + commits.subscriberCount
     }
+
+    /// Ends every stream (the store closes): consumers' loops finish.
+    func finishStreams() {
+        events.finish()
+        changes.finish()
+        commits.finish()
+    }
 }
 
 /// Where a change came from.

@@ -8,9 +8,7 @@ extension ObjectStore {
 
     /// How many entries the queue holds, optionally only those in one state.
     public func queueCount(state: QueueEntry.State? = nil) throws -> Int {
-        try local.read("counting the queue") { db in
-            try QueueTable.count(db, state: state)
-        }
+        try local.read("counting the queue") { db in try QueueTable.count(db, state: state) }
     }
 
     /// Whether anything in the store waits to be sent (or was rejected and waits for the app).
@@ -31,9 +29,7 @@ extension ObjectStore {
     ///
     /// Conflicts are stored, so they survive restarts until resolved.
     public func conflicts(in collection: String? = nil) throws -> [Conflict] {
-        try local.read("listing conflicts") { db in
-            try ObjectRow.conflicted(db, in: collection).map(ConflictRule.conflict(of:))
-        }
+        try local.read("listing conflicts") { db in try ObjectRow.conflicted(db, in: collection) }.map(ConflictRule.conflict(of:))
     }
 
     /// Resolves a conflicted object: `.keepLocal` resends the local edit on the server's

@@ -73,13 +73,8 @@ extension ObjectStore {
     ///   another definition, `invalidOperation` or `invalidFieldPath` for a bad definition,
     ///   `configuration` when the model's field names cannot be read from its `Codable`
     ///   implementation (the message names the field and what to change).
-    public func register<M: SyncModel>(
-        _ type: M.Type,
-        fields: [FieldSchema]? = nil,
-        localOnly: Bool = false,
-        updatePolicy: UpdatePolicy? = nil,
-        conflictPolicy: ConflictPolicy = .preserveConflict
-    ) throws {
+    public func register<M: SyncModel>(_ type: M.Type, fields: [FieldSchema]? = nil, localOnly: Bool = false,
+                                       updatePolicy: UpdatePolicy? = nil, conflictPolicy: ConflictPolicy = .preserveConflict) throws {
         try ModelFields.check(M.self)
         try register(CollectionDescriptor(M.collectionName, fields: fields, localOnly: localOnly,
                                           updatePolicy: updatePolicy, conflictPolicy: conflictPolicy))

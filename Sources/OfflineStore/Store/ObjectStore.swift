@@ -68,9 +68,7 @@ public final class ObjectStore: Sendable {
     ///
     /// - Throws: ``OfflineStoreError`` when SQLite cannot close cleanly.
     public func close() throws {
-        observers.events.finish()
-        observers.changes.finish()
-        observers.commits.finish()
+        observers.finishStreams()
         try local.close()
     }
 

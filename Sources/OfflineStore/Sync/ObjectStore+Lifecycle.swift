@@ -11,23 +11,11 @@ extension ObjectStore {
     ///
     /// iOS terminates a suspended app that holds a file lock in a shared App Group
     /// container (`0xdead10cc`), and the sync lock is one while a sync runs. Call it when
-    /// the app moves to the background, inside a background task so it can finish:
-    ///
-    /// ```swift
-    /// func sceneDidEnterBackground(_ scene: UIScene) {
-    ///     let task = UIApplication.shared.beginBackgroundTask()
-    ///     Task {
-    ///         await store.suspend()
-    ///         NotificationCenter.default.post(name: ObjectStore.databaseSuspendNotification, object: nil)
-    ///         UIApplication.shared.endBackgroundTask(task)
-    ///     }
-    /// }
-    /// ```
-    ///
-    /// The store's database connections observe GRDB's suspension notifications
-    /// (``databaseSuspendNotification``): posting it, as above, keeps them from taking
-    /// SQLite locks while suspended (an edit then fails with `storage`). It suspends every
-    /// GRDB database of the process that observes it, so the app posts it, not the store.
+    /// the app moves to the background, inside a background task so it can finish, then
+    /// post ``databaseSuspendNotification`` so the store's database connections take no
+    /// SQLite locks while suspended (an edit then fails with `storage`); the app posts it,
+    /// not the store, because it suspends every GRDB database of the process that observes
+    /// it. Docs/ApplePlatforms.md shows the scene delegate's code for both directions.
     /// A run stopped by the suspension throws ``OfflineStoreError/Code/cancelled``.
     public func suspend() async {
         await syncEngine.lock.suspend()
@@ -51,23 +39,14 @@ extension ObjectStore {
     public static var databaseResumeNotification: Notification.Name { Database.resumeNotification }
 
     /// Flushes and refreshes like ``sync()``, stopping at a safe point before `budget` runs
-    /// out: for a `BGAppRefreshTask` (about 30 seconds) or a scheduled job with a time limit.
+    /// out: for a `BGAppRefreshTask` (about 30 seconds) or a scheduled job with a time limit
+    /// (Docs/ApplePlatforms.md shows a background task that resumes, syncs and suspends).
     ///
     /// At every safe point (before a batch is sent, a page is fetched, a blob is uploaded)
     /// the run goes on only if a step as long as its longest so far still ends before the
     /// budget, with a reserve of a tenth of it (at most two seconds). Waiting for another
     /// process's sync counts too: the run gives up waiting when the budget is spent.
     /// What was done stays done; the rest waits for the next run.
-    ///
-    /// ```swift
-    /// BGTaskScheduler.shared.register(forTaskWithIdentifier: "app.sync", using: nil) { task in
-    ///     let run = Task {
-    ///         let result = try? await store.sync(within: .seconds(25))
-    ///         task.setTaskCompleted(success: result != nil)
-    ///     }
-    ///     task.expirationHandler = { run.cancel() }
-    /// }
-    /// ```
     ///
     /// - Parameters:
     ///   - budget: the longest the run may take.
