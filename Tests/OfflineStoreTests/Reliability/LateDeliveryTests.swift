@@ -1,0 +1,65 @@
+import Foundation
+import OfflineStore
+import Testing
+
+/// The delayed-create hazard (Docs/Reliability.md, bug 4) replayed step by step against the
+/// real servers: `scripts/faultproxy.py --hold-matching` holds the store's first create past
+/// the client's timeout and delivers it when the test says, after the store resent it and
+/// deleted the object.
+@Suite("Late deliveries (real servers)", .serialized)
+struct LateDeliveryTests {
+    /// The client gives up after 1 s; the held request gets no answer at all.
+    static let timeout: Duration = .seconds(1)
+
+    @Test("Kinto: a create delivered after the delete is deleted again", .liveServer, .timeLimit(.minutes(2)))
+    func kintoLateCreateAfterDelete() async throws {
+        try await withTemporaryDirectory { directory in
+            let kinto = try KintoServer.url()
+            let bucket = KintoServer.uniqueName("late")
+            let id = KintoServer.uniqueName("late")
+            let proxy = try await FaultProxy.start(upstream: kinto, seed: 1, rate: 0, faults: [], hold: 0,
+                                                   logPath: directory.path("proxy.log"), holdMatching: id)
+            defer { Task { await proxy.stop() } }
+            let backend = KintoBackend(configuration: .init(serverURL: proxy.url, bucket: bucket,
+                                                            auth: .basic(user: "alice", password: "secret"),
+                                                            timeout: Self.timeout))
+            var configuration = ObjectStore.Configuration()
+            configuration.writeMode = .deferred
+            let store = try ObjectStore(path: directory.path("store.sqlite"), configuration: configuration, backend: backend)
+            defer { try? store.close() }
+            try store.register(CollectionDescriptor("items"))
+            let items = store.collection("items")
+
+            // 1. The create leaves; the network holds it past the client's timeout.
+            _ = try await items.create(["id": .string(id), "title": "first"])
+            await #expect(throws: OfflineStoreError.self) { try await store.sync() }
+            #expect(try await proxy.isHolding())
+            // 2. The next sync resends it (201); the user deletes the object; the delete is acknowledged.
+            try await store.sync()
+            try await items.destroy(id)
+            let deleted = try await store.sync()
+            #expect(deleted.pushed == 1)
+            #expect(try await Self.record(id, bucket: bucket, on: kinto) == nil)
+            // 3. The held create reaches Kinto: 201 over the tombstone (`If-None-Match: *` does not stop it).
+            #expect(try await proxy.release() == 201)
+            #expect(try await Self.record(id, bucket: bucket, on: kinto)?["title"] == "first")
+            // 4. The next sync pulls it: the store recognises its own late write and deletes it again.
+            #expect(try await store.sync().lateWritesUndone == 1)
+            #expect(try items.find(id) == nil)
+            try await store.sync()
+            #expect(try items.find(id) == nil)
+            #expect(try await Self.record(id, bucket: bucket, on: kinto) == nil)
+            #expect(try store.queueCount() == 0)
+        }
+    }
+
+    /// The server's live record, read directly (not through the proxy); nil when deleted or missing.
+    static func record(_ id: String, bucket: String, on kinto: URL) async throws -> JSONValue? {
+        let url = kinto.appendingPathComponent("buckets/\(bucket)/collections/items/records/\(id)")
+        let auth = "Basic " + Data("alice:secret".utf8).base64EncodedString()
+        let answer = try await URLSessionTransport().send(HTTPRequest(method: "GET", url: url, headers: [("Authorization", auth)]))
+        if answer.status == 404 { return nil }
+        guard answer.status == 200 else { throw HarnessError("GET \(id): HTTP \(answer.status)") }
+        return try JSONValue(parsing: answer.body)["data"]
+    }
+}
