@@ -104,7 +104,8 @@ public struct ObjectChange: Sendable, Hashable {
     /// A local edit or the server.
     public var origin: ChangeOrigin
     /// Why the change happened, when the kind alone does not say: ``Reason/leftScope`` for an
-    /// object removed because its server record no longer matches the collection's sync scope.
+    /// object removed because its server record no longer matches the collection's sync scope,
+    /// ``Reason/swept`` for one whose record a full pull no longer listed.
     public var reason: Reason?
 
     /// Why a change happened.
@@ -113,6 +114,10 @@ public struct ObjectChange: Sendable, Hashable {
         /// (changed on the server, or the scope changed): the local copy was removed, the
         /// record is still on the server.
         case leftScope
+        /// A complete pull from the beginning no longer listed the record: it was deleted on a
+        /// server without tombstones (`RESTResource.Deletions.sweep`), and the local copy,
+        /// which had nothing pending, was removed.
+        case swept
     }
 
     /// Creates a change.

@@ -34,8 +34,9 @@ extension ObjectStore {
         }
         let stop = try await engine.flushForImmediateWrite()
         let (row, entries) = try read("reading \(name)/\(edit.objectID)") { db in
-            (try ObjectRow.fetch(db, collection: name, id: edit.objectID),
-             try QueueTable.entries(db, collection: name, id: edit.objectID))
+            // A create the server gave its own id is read under that id (the temporary one is gone).
+            let id = try KeyedRows.serverID(db, for: edit.objectID, in: name) ?? edit.objectID
+            return (try ObjectRow.fetch(db, collection: name, id: id), try QueueTable.entries(db, collection: name, id: id))
         }
         // The call succeeds only when the server applied the edit (nothing left queued).
         let failure: OfflineStoreError

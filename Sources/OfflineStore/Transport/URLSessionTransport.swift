@@ -24,7 +24,11 @@ public struct URLSessionTransport: HTTPTransport {
     var session: URLSession { owner.session }
 
     /// Creates a transport with its own ephemeral session.
-    public init() {
+    ///
+    /// - Parameter followingRedirects: false returns every 3xx answer as it is, for a caller
+    ///   that treats a redirect as a mistake to report (`RESTBackend`: a route without its
+    ///   trailing slash); true (the default) follows same-origin redirects.
+    public init(followingRedirects: Bool = true) {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.httpCookieStorage = nil
         configuration.httpShouldSetCookies = false
@@ -32,7 +36,7 @@ public struct URLSessionTransport: HTTPTransport {
         configuration.urlCache = nil
         configuration.urlCredentialStorage = nil
         configuration.requestCachePolicy = .reloadIgnoringLocalAndRemoteCacheData
-        delegate = SessionDelegate()
+        delegate = SessionDelegate(followsRedirects: followingRedirects)
         owner = SessionOwner(URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil))
     }
 
@@ -135,6 +139,12 @@ public struct URLSessionTransport: HTTPTransport {
 /// always sent up front), keeping the refused answer so it can be returned as it is.
 final class SessionDelegate: NSObject, URLSessionTaskDelegate, Sendable {
     private let challenged = Locked<[Int: HTTPURLResponse]>([:])
+    /// Whether same-origin redirects are followed (others never are).
+    let followsRedirects: Bool
+
+    init(followsRedirects: Bool = true) {
+        self.followsRedirects = followsRedirects
+    }
 
     /// The answer that raised a challenge for this task, removed once read.
     func takeChallengedResponse(_ taskIdentifier: Int) -> HTTPURLResponse? {
@@ -160,7 +170,7 @@ final class SessionDelegate: NSObject, URLSessionTaskDelegate, Sendable {
         let sameOrigin = from?.scheme?.lowercased() == to?.scheme?.lowercased()
             && from?.host?.lowercased() == to?.host?.lowercased()
             && from?.port == to?.port
-        completionHandler(sameOrigin ? request : nil)
+        completionHandler(sameOrigin && followsRedirects ? request : nil)
     }
 }
 

@@ -18,6 +18,7 @@ extension SyncEngine {
         }
         runtime.deferredRetries.withLock { $0.removeAll() }
         var flush = FlushRun()
+        var refreshedForLostCreates: Set<String> = []
         while true {
             if isForcedOffline { return (try finish(report), OfflineStoreError(.offline, "the store was set offline")) }
             if let cancelled = SyncCancellation.check("the flush") { return (try finish(report), cancelled) }
@@ -43,6 +44,15 @@ extension SyncEngine {
                 flush.didPrepare(collection)
             case .send(let batch):
                 if let cancelled = SyncCancellation.check("the flush") { return (try finish(report), cancelled) }
+                if let name = LostCreateRule.collectionToRefresh(before: batch, refreshes: backend.refreshesBeforeResendingCreates,
+                                                                 refreshed: refreshedForLostCreates) {
+                    // A record the lost create made is adopted as its answer; the batch is read again.
+                    refreshedForLostCreates.insert(name)
+                    do { try await refresh(try descriptor(of: name), full: false, report: &report, run: run) } catch {
+                        return (try finish(report), SyncCancellation.stop(for: error, "the flush"))
+                    }
+                    continue
+                }
                 if let stop = try await send(batch, flush: &flush, run: run, report: &report) {
                     return (try finish(report), stop)
                 }
@@ -174,6 +184,7 @@ enum InFlight {
                                    baseVersion: entry.kind == .create ? nil : entry.baseVersion,
                                    idempotencyKey: entry.idempotencyKey)
             op.isResend = entry.attempts > 0
+            op.attempt = entry.attempts + 1
             return SentEntry(entry: entry, operation: op, sentRev: sentRev)
         }
     }

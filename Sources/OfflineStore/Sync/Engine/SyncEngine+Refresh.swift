@@ -29,7 +29,7 @@ extension SyncEngine {
     /// since the cursor (of the records in its scope), then, for a scoped collection, the
     /// records that left the scope. The backend prepares the collection alongside the first
     /// request (``pullPages``).
-    private func refresh(_ collection: CollectionDescriptor, full: Bool, report: inout SyncReport, run: SyncRun) async throws {
+    func refresh(_ collection: CollectionDescriptor, full: Bool, report: inout SyncReport, run: SyncRun) async throws {
         let scope = collection.syncScope.flatMap { $0.terms.isEmpty ? nil : $0 }
         // One read: the cursor, a pending scope catch-up, (scoped only) whether anything local
         // could have left the scope, and (pulling from the beginning only) whether a deletion
@@ -55,9 +55,11 @@ extension SyncEngine {
         case nil: break
         }
         let departuresSince = cursor
-        // The ids are kept only where the departures need them: a million-object pull keeps none.
+        let sweeping = DeletionSweepRule.sweeps(backendSweeps: backend.sweepsDeletions(in: collection.name),
+                                                fromTheBeginning: cursor == nil, holdsServerCopies: holdsServerCopies)
+        // The ids are kept only where the departures or a sweep need them: a million-object pull keeps none.
         let pulled = try await pullPages(collection, since: cursor, scope: scope, storingCursor: true,
-                                         collectingIDs: scope != nil && hadObjects,
+                                         collectingIDs: (scope != nil && hadObjects) || sweeping,
                                          includingDeletions: cursor != nil || holdsServerCopies, preparing: preparing,
                                          report: &report, run: run)
         if let scope, hadObjects {
@@ -70,6 +72,12 @@ extension SyncEngine {
         }
         // A scope may rightly match nothing; only a whole collection that came back empty is checked.
         if cursor == nil, scope == nil, pulled.count == 0 { try checkServerKeptData(of: collection.name) }
+        if sweeping {
+            let reasons = ChangeReasons()
+            report.swept += try write("removing objects of \(collection.name) the server no longer lists", reasons: reasons) { db in
+                try DeletionSweep.apply(listed: pulled.ids, collection: collection.name, in: db, reasons: reasons)
+            }
+        }
     }
 
     /// Pulls pages since `cursor` (of the records matching `scope`) and applies them. The
