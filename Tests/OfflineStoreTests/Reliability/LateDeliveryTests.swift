@@ -53,6 +53,56 @@ struct LateDeliveryTests {
         }
     }
 
+    @Test("REST: a POST delivered after the resend is a duplicate the store deletes", .liveServer, .timeLimit(.minutes(2)))
+    func restLatePostAfterResend() async throws {
+        try await withTemporaryDirectory { directory in
+            let rails = try RailsServer.url()
+            let name = RailsServer.uniqueName("late")
+            let proxy = try await FaultProxy.start(upstream: rails, seed: 1, rate: 0, faults: [], hold: 0,
+                                                   logPath: directory.path("proxy.log"), holdMatching: name)
+            defer { Task { await proxy.stop() } }
+            // A server that cannot replay a create (no idempotency key): the duplicate is the store's to find.
+            let backend = RESTBackend(configuration: .init(
+                baseURL: proxy.url, resources: ["customers": RESTResource(path: "/customers", wrapKey: "customer")],
+                idempotencyHeader: nil, timeout: Self.timeout))
+            var configuration = ObjectStore.Configuration()
+            configuration.writeMode = .deferred
+            let store = try ObjectStore(path: directory.path("store.sqlite"), configuration: configuration, backend: backend)
+            defer { try? store.close() }
+            try store.register(CollectionDescriptor("customers"))
+            let customers = store.collection("customers")
+            let named: Condition = .equal("name", .string(name))
+
+            // The POST leaves; the network holds it past the client's timeout.
+            _ = try await customers.create(["name": .string(name), "email": .string("\(name)@example.com")])
+            await #expect(throws: OfflineStoreError.self) { try await store.sync() }
+            #expect(try await proxy.isHolding())
+            // The next sync looks for the record (none yet) and sends the create again: 201.
+            try await store.sync()
+            #expect(try customers.count(where: named) == 1)
+            // The held POST reaches Rails: a second record.
+            #expect(try await proxy.release() == 201)
+            #expect(try await Self.customers(named: name, on: rails) == 2)
+            // The next sync pulls it: a duplicate of the store's own create, deleted again.
+            #expect(try await store.sync().lateWritesUndone == 1)
+            #expect(try customers.count(where: named) == 1)
+            try await store.sync()
+            #expect(try await Self.customers(named: name, on: rails) == 1)
+            #expect(try customers.count(where: named) == 1)
+            #expect(try store.queueCount() == 0)
+        }
+    }
+
+    /// How many live customers of the Rails app have this name (read directly).
+    static func customers(named name: String, on rails: URL) async throws -> Int {
+        let url = URL(string: rails.absoluteString + "/customers?per_page=\(RailsServer.maxPerPage)")!
+        let answer = try await URLSessionTransport().send(HTTPRequest(method: "GET", url: url, headers: [("Accept", "application/json")]))
+        guard answer.status == 200, let list = try JSONValue(parsing: answer.body).arrayValue else {
+            throw HarnessError("GET /customers: HTTP \(answer.status)")
+        }
+        return list.filter { $0["name"]?.stringValue == name }.count
+    }
+
     /// The server's live record, read directly (not through the proxy); nil when deleted or missing.
     static func record(_ id: String, bucket: String, on kinto: URL) async throws -> JSONValue? {
         let url = kinto.appendingPathComponent("buckets/\(bucket)/collections/items/records/\(id)")
