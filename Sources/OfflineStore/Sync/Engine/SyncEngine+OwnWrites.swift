@@ -13,8 +13,9 @@ extension SyncEngine {
     ///
     /// - A tombstone settles a first entry that is a delete, sent or not: the server's copy
     ///   is gone, whoever deleted it, which is all the delete asked for.
-    /// - A record settles a sent create or update whose sent payload it equals, as the
-    ///   flush does for a resent write answered 412 with our own payload.
+    /// - A record settles a sent create or update whose sent payload it equals, apart from
+    ///   the fields the server writes itself (``OwnWriteRule``), as the flush does for a
+    ///   resent write answered 412 with our own payload.
     ///
     /// Later entries of the object stay queued, rebased on the incoming version.
     func applyAsOwnWrite(_ record: JSONValue?, version: String?, row: inout ObjectRow, in db: Database) throws -> Bool {
@@ -24,8 +25,9 @@ extension SyncEngine {
         case .delete:
             guard record == nil else { return false }
         case .create, .update:
-            guard first.attempts > 0, let text = first.sentData,
-                  let record, try JSONValue(parsing: text) == record else { return false }
+            guard first.attempts > 0, let text = first.sentData, let record,
+                  OwnWriteRule.isOwnWrite(record, sent: try JSONValue(parsing: text),
+                                          serverManaged: backend.serverManagedFields(in: row.collection)) else { return false }
         }
         let operation = PushOperation(id: row.id, kind: first.kind, data: record, baseVersion: first.baseVersion,
                                       idempotencyKey: first.idempotencyKey)
