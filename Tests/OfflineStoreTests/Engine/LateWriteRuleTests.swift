@@ -13,7 +13,7 @@ import Testing
                       deletedVersion: deleted ? version : nil, isAnswered: answered)
     }
 
-    @Test(arguments: [
+    static let rows: [(String, JSONValue?, String, LateWriteRule.Local, [WatchedCreate], Bool, LateWriteRule)] = [
         ("a tombstone", nil as JSONValue?, "120", LateWriteRule.Local.none, [create()], false, LateWriteRule.notLate),
         ("nothing watched", sent, "120", .none, [], false, .notLate),
         ("what we sent, after our delete, unknown here", sent, "120", .none, [create()], false, .undo),
@@ -36,12 +36,28 @@ import Testing
         ("server ids: known here", ["id": "7", "a": 1], "9", .synced(version: "8"), [create("5", deleted: false)], true, .notLate),
         ("client ids: another id holding every field is no duplicate", ["id": "7", "a": 1], "9",
          .none, [create("5", deleted: false)], false, .notLate),
-    ] as [(String, JSONValue?, String, LateWriteRule.Local, [WatchedCreate], Bool, LateWriteRule)])
+    ]
+
+    @Test(arguments: rows)
     func rule(_ name: String, record: JSONValue?, version: String, local: LateWriteRule.Local, creates: [WatchedCreate],
               assignsIDs: Bool, expected: LateWriteRule) {
         let id = record?["id"]?.stringValue ?? "k"
         #expect(LateWriteRule.decide(id: id, record: record, version: version, local: local, creates: creates,
                                      assignsIDs: assignsIDs) == expected, "\(name)")
+    }
+
+    /// The engine reads the object's row only when the rule finds a candidate without it.
+    @Test func withoutACandidateTheObjectDoesNotMatter() {
+        let locals: [LateWriteRule.Local] = [.none, .synced(version: "110"), .edited, .conflictedOrFailed]
+        for (name, record, version, _, creates, assignsIDs, _) in Self.rows {
+            let id = record?["id"]?.stringValue ?? "k"
+            guard LateWriteRule.decide(id: id, record: record, version: version, local: .none, creates: creates,
+                                       assignsIDs: assignsIDs) == .notLate else { continue }
+            for local in locals {
+                #expect(LateWriteRule.decide(id: id, record: record, version: version, local: local, creates: creates,
+                                             assignsIDs: assignsIDs) == .notLate, "\(name), \(local)")
+            }
+        }
     }
 
     @Test(arguments: [

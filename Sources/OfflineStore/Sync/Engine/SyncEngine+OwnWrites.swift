@@ -122,8 +122,10 @@ extension SyncEngine {
                         report: inout SyncReport, notices: inout AppNotices, in db: Database) throws -> Bool {
         guard var creates = watched else { return false }
         let assignsIDs = backend.assignsIDs(in: collection.name)
-        guard assignsIDs || creates.contains(where: { $0.objectID == change.id }) else { return false }
+        let sameID = creates.contains { $0.objectID == change.id }
+        guard assignsIDs || sameID else { return false }
         guard let pulled = change.record else {
+            guard sameID else { return false }
             try LateWriteTable.noteDeletion(collection: collection.name, id: change.id, version: change.version, in: db)
             for index in creates.indices where creates[index].objectID == change.id && !creates[index].deleted {
                 creates[index].deleted = true
@@ -133,6 +135,9 @@ extension SyncEngine {
             return false
         }
         let record = JSONValue.object(try ObjectValidation.members(of: pulled, id: change.id))
+        // Without a candidate the object's state cannot matter: the row is read only for one.
+        guard LateWriteRule.decide(id: change.id, record: record, version: change.version, local: .none,
+                                   creates: creates, assignsIDs: assignsIDs) != .notLate else { return false }
         let row = try ObjectRow.fetch(db, collection: collection.name, id: change.id)
         switch LateWriteRule.decide(id: change.id, record: record, version: change.version, local: Self.lateWriteState(of: row),
                                     creates: creates, assignsIDs: assignsIDs) {
