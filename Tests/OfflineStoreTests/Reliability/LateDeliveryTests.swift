@@ -13,21 +13,13 @@ struct LateDeliveryTests {
 
     @Test("Kinto: a create delivered after the delete is deleted again", .liveServer, .timeLimit(.minutes(2)))
     func kintoLateCreateAfterDelete() async throws {
-        try await withTemporaryDirectory { directory in
-            let kinto = try KintoServer.url()
-            let bucket = KintoServer.uniqueName("late")
-            let id = KintoServer.uniqueName("late")
-            let proxy = try await FaultProxy.start(upstream: kinto, seed: 1, rate: 0, faults: [], hold: 0,
-                                                   logPath: directory.path("proxy.log"), holdMatching: id)
-            defer { Task { await proxy.stop() } }
-            let backend = KintoBackend(configuration: .init(serverURL: proxy.url, bucket: bucket,
-                                                            auth: .basic(user: "alice", password: "secret"),
-                                                            timeout: Self.timeout))
-            var configuration = ObjectStore.Configuration()
-            configuration.writeMode = .deferred
-            let store = try ObjectStore(path: directory.path("store.sqlite"), configuration: configuration, backend: backend)
-            defer { try? store.close() }
-            try store.register(CollectionDescriptor("items"))
+        let kinto = try KintoServer.url()
+        let bucket = KintoServer.uniqueName("late")
+        let id = KintoServer.uniqueName("late")
+        try await Self.withHeldRequest(upstream: kinto, holding: id, collection: "items") { proxy in
+            KintoBackend(configuration: .init(serverURL: proxy, bucket: bucket, auth: .basic(user: "alice", password: "secret"),
+                                              timeout: Self.timeout))
+        } _: { store, proxy in
             let items = store.collection("items")
 
             // 1. The create leaves; the network holds it past the client's timeout.
@@ -55,21 +47,13 @@ struct LateDeliveryTests {
 
     @Test("REST: a POST delivered after the resend is a duplicate the store deletes", .liveServer, .timeLimit(.minutes(2)))
     func restLatePostAfterResend() async throws {
-        try await withTemporaryDirectory { directory in
-            let rails = try RailsServer.url()
-            let name = RailsServer.uniqueName("late")
-            let proxy = try await FaultProxy.start(upstream: rails, seed: 1, rate: 0, faults: [], hold: 0,
-                                                   logPath: directory.path("proxy.log"), holdMatching: name)
-            defer { Task { await proxy.stop() } }
-            // A server that cannot replay a create (no idempotency key): the duplicate is the store's to find.
-            let backend = RESTBackend(configuration: .init(
-                baseURL: proxy.url, resources: ["customers": RESTResource(path: "/customers", wrapKey: "customer")],
-                idempotencyHeader: nil, timeout: Self.timeout))
-            var configuration = ObjectStore.Configuration()
-            configuration.writeMode = .deferred
-            let store = try ObjectStore(path: directory.path("store.sqlite"), configuration: configuration, backend: backend)
-            defer { try? store.close() }
-            try store.register(CollectionDescriptor("customers"))
+        let rails = try RailsServer.url()
+        let name = RailsServer.uniqueName("late")
+        // A server that cannot replay a create (no idempotency key): the duplicate is the store's to find.
+        try await Self.withHeldRequest(upstream: rails, holding: name, collection: "customers") { proxy in
+            RESTBackend(configuration: .init(baseURL: proxy, resources: ["customers": RESTResource(path: "/customers", wrapKey: "customer")],
+                                             idempotencyHeader: nil, timeout: Self.timeout))
+        } _: { store, proxy in
             let customers = store.collection("customers")
             let named: Condition = .equal("name", .string(name))
 
@@ -90,6 +74,27 @@ struct LateDeliveryTests {
             #expect(try await Self.customers(named: name, on: rails) == 1)
             #expect(try customers.count(where: named) == 1)
             #expect(try store.queueCount() == 0)
+        }
+    }
+
+    /// Runs `body` with a deferred store holding `collection`, on the backend `backend` makes for
+    /// the URL of a fault proxy in front of `upstream` that holds the first request mentioning
+    /// `text`; stops the proxy and closes the store afterwards.
+    static func withHeldRequest(upstream: URL, holding text: String, collection: String,
+                                backend: (URL) -> any Backend,
+                                _ body: (ObjectStore, FaultProxy) async throws -> Void) async throws {
+        try await withTemporaryDirectory { directory in
+            let proxy = try await FaultProxy.start(upstream: upstream, seed: 1, rate: 0, faults: [], hold: 0,
+                                                   logPath: directory.path("proxy.log"), holdMatching: text)
+            do {
+                let configuration = ObjectStore.Configuration.with { $0.writeMode = .deferred }
+                try await withTemporaryStore(configuration: configuration, backend: backend(proxy.url),
+                                             collections: [CollectionDescriptor(collection)]) { store in try await body(store, proxy) }
+            } catch {
+                await proxy.stop()
+                throw error
+            }
+            await proxy.stop()
         }
     }
 
