@@ -42,14 +42,18 @@ extension SyncEngine {
                     try !fromTheBeginning || ObjectRow.anySynced(db, in: collection.name))
         }
         var cursor = full ? nil : storedCursor
-        var preparing = true  // the collection's first request goes with its preparation
+        // The collection's first request goes with its preparation; a collection pulled before
+        // (it has a cursor) exists on the server, so it is prepared only if that request fails.
+        var preparing = true
+        let pulledBefore = storedCursor != nil
         switch catchUp {
         case .fullPull?: cursor = nil
         case .queries(let queries)?:
             // The records the new scope adds, from the beginning; the cursor is not theirs to move.
             for query in queries {
                 try await pullPages(collection, since: nil, scope: query, storingCursor: false, collectingIDs: false,
-                                    includingDeletions: true, preparing: preparing, report: &report, run: run)
+                                    includingDeletions: true, preparing: preparing, pulledBefore: pulledBefore,
+                                    report: &report, run: run)
                 preparing = false
             }
         case nil: break
@@ -61,7 +65,7 @@ extension SyncEngine {
         let pulled = try await pullPages(collection, since: cursor, scope: scope, storingCursor: true,
                                          collectingIDs: (scope != nil && hadObjects) || sweeping,
                                          includingDeletions: cursor != nil || holdsServerCopies, preparing: preparing,
-                                         report: &report, run: run)
+                                         pulledBefore: pulledBefore, report: &report, run: run)
         if let scope, hadObjects {
             try await removeDepartures(collection, scope: scope, since: departuresSince, delivered: pulled.ids, report: &report)
         }
@@ -89,7 +93,7 @@ extension SyncEngine {
     @discardableResult
     private func pullPages(_ collection: CollectionDescriptor, since cursor: String?, scope: ServerQuery?,
                            storingCursor: Bool, collectingIDs: Bool, includingDeletions: Bool,
-                           preparing: Bool, report: inout SyncReport,
+                           preparing: Bool, pulledBefore: Bool, report: inout SyncReport,
                            run: SyncRun) async throws -> (count: Int, ids: Set<String>) {
         let backend = self.backend, name = collection.name
         @Sendable func fetch(_ continuation: PullContinuation?) async throws -> PullPage {
@@ -102,7 +106,7 @@ extension SyncEngine {
         }
         var ids = Set<String>()
         var count = 0
-        var page = try await firstPage(fetch, preparing: preparing ? name : nil)
+        var page = try await firstPage(fetch, preparing: preparing ? name : nil, pulledBefore: pulledBefore)
         while true {
             let next = page.next
             async let following: PullPage? = next == nil ? nil : fetch(next)
@@ -120,11 +124,23 @@ extension SyncEngine {
     /// The first page, asked while the backend prepares the collection `preparing` (on the
     /// collection's first request): a page that failed (the collection or its bucket did
     /// not exist yet) is asked again once the collection is prepared, and a preparation that
-    /// failed stops the refresh before anything is applied, as when it ran first.
+    /// failed stops the refresh before anything is applied, as when it ran first. A collection
+    /// `pulledBefore` is prepared only when its first page fails (an idle sync of a fresh
+    /// process then sends one request per collection, Docs/Scaling.md).
     private func firstPage(_ fetch: @Sendable (PullContinuation?) async throws -> PullPage,
-                           preparing collection: String?) async throws -> PullPage {
+                           preparing collection: String?, pulledBefore: Bool) async throws -> PullPage {
         guard let collection else { return try await fetch(nil) }
         let backend = self.backend
+        if pulledBefore {
+            do {
+                return try await fetch(nil)
+            } catch is CancellationError {
+                throw CancellationError()
+            } catch {
+                try await backend.prepare(collection: collection)
+                return try await fetch(nil)
+            }
+        }
         async let prepared: Void = backend.prepare(collection: collection)
         let page: PullPage
         do {
