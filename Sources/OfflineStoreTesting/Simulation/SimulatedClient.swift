@@ -49,8 +49,8 @@ final class SimulatedClient: @unchecked Sendable {
     }
 
     /// The process dies between two steps: its store is closed under it (so the rest of
-    /// its run writes nothing), then a new process opens the same file.
-    func killAndReopen(network: SimulatedNetwork) throws {
+    /// its run writes nothing) and its waiting calls end; ``reopen()`` starts the next one.
+    func kill(network: SimulatedNetwork) {
         try? store.close()
         network.kill(incarnation: incarnation)
     }

@@ -32,7 +32,8 @@ final class SimulatedCall: @unchecked Sendable {
     let sentAt: Int64
     var requestLeg: Leg = .inTransit
     /// How likely the scheduler delivers the request at a step, once it drew it (a quarter of
-    /// requests crawl: a slow link, a proxy that retries), so some arrive long after.
+    /// requests crawl: a slow link, a proxy that retries), so some arrive long after; only the
+    /// driving thread touches it.
     var deliveryWeight: Int?
     var answer: SimulatedAnswer?
     var answerLeg: Leg = .none

@@ -181,7 +181,7 @@ final class SimulationRun: @unchecked Sendable {
         statistics.kills += 1
         let wasRunning = network.isRunning(incarnation: client.incarnation)
         log("kill \(client.name)\(wasRunning ? " while it runs" : "") and open its file again")
-        try? client.killAndReopen(network: network)
+        client.kill(network: network)
         settle()
         do { try client.reopen() } catch {
             fail(.run, "\(client.name) could not open its store again: \(Self.describe(error))", ids: [])
