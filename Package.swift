@@ -19,9 +19,14 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
+        // The platform layer: every call whose spelling or behaviour differs between Darwin,
+        // Glibc and Musl (locks, fsync, file protection, sockets, signals, processes,
+        // process facts), behind `package` names. Not a product.
+        .target(name: "OfflineStorePlatform"),
         .target(
             name: "OfflineStore",
             dependencies: [
+                "OfflineStorePlatform",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
@@ -34,14 +39,14 @@ let package = Package(
         .target(
             name: "OfflineStoreInspector",
             dependencies: [
-                "OfflineStore",
+                "OfflineStore", "OfflineStorePlatform",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
         .executableTarget(
             name: "offline-store",
             dependencies: [
-                "OfflineStore", "OfflineStoreInspector",
+                "OfflineStore", "OfflineStoreInspector", "OfflineStorePlatform",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -64,18 +69,24 @@ let package = Package(
         ),
         .executableTarget(
             name: "crash-writer",
-            dependencies: ["OfflineStore"],
+            dependencies: ["OfflineStore", "OfflineStorePlatform"],
             path: "Tests/CrashWriter"
         ),
         .executableTarget(
             name: "blob-probe",
-            dependencies: ["OfflineStore"],
+            dependencies: ["OfflineStore", "OfflineStorePlatform"],
             path: "Tests/BlobProbe"
+        ),
+        // Tests that need no process, socket, server or file outside a temporary directory,
+        // so they also run on the iOS simulator at the platform floor (.github/workflows/apple.yml).
+        .testTarget(
+            name: "OfflineStoreUnitTests",
+            dependencies: ["OfflineStore", "OfflineStoreTesting"]
         ),
         .testTarget(
             name: "OfflineStoreTests",
             dependencies: [
-                "OfflineStore", "OfflineStoreTesting", "OfflineStoreInspector",
+                "OfflineStore", "OfflineStoreTesting", "OfflineStoreInspector", "OfflineStorePlatform",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             resources: [.copy("../../Fixtures")]

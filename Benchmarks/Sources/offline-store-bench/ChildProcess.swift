@@ -5,7 +5,8 @@ import Foundation
 enum ChildProcess {
     /// Runs this program with `child` and the arguments; returns its last output line.
     static func runSelf(_ arguments: [String]) throws -> String {
-        try run("/proc/self/exe", ["child"] + arguments)
+        guard let executable = Bundle.main.executablePath else { throw BenchError("this program's path is unknown") }
+        return try run(executable, ["child"] + arguments)
     }
 
     /// Runs `executable` with the arguments; returns its last output line. Fails on a non-zero exit.

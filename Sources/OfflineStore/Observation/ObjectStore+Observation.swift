@@ -139,7 +139,7 @@ extension ObjectStore {
     /// How many observations of this store are running: value observations (each a GRDB
     /// database observation), object-change streams and sync-event streams. Zero once every
     /// consumer stopped iterating; for tests.
-    @_spi(Testing) public var runningObservationCount: Int {
+    package var runningObservationCount: Int {
         runtime.valueObservers.withLock { $0 } + runtime.changes.subscriberCount + runtime.events.subscriberCount
     }
 }

@@ -122,7 +122,9 @@ extension ObjectStore {
     /// ``ModelCollection/save(_:policy:)`` otherwise keeps.
     ///
     /// - Throws: ``OfflineStoreError`` `collectionExists` when the name is registered with
-    ///   another definition, `invalidOperation` or `invalidFieldPath` for a bad definition.
+    ///   another definition, `invalidOperation` or `invalidFieldPath` for a bad definition,
+    ///   `configuration` when the model's field names cannot be read from its `Codable`
+    ///   implementation (the message names the field and what to change).
     public func register<M: SyncModel>(
         _ type: M.Type,
         fields: [FieldSchema]? = nil,
@@ -130,6 +132,7 @@ extension ObjectStore {
         updatePolicy: UpdatePolicy? = nil,
         conflictPolicy: ConflictPolicy = .preserveConflict
     ) throws {
+        try ModelFields.check(M.self)
         try register(CollectionDescriptor(M.collectionName, fields: fields, localOnly: localOnly,
                                           updatePolicy: updatePolicy, conflictPolicy: conflictPolicy))
     }

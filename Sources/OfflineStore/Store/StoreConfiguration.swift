@@ -76,7 +76,7 @@ extension ObjectStore {
         /// Default: 7 days.
         public var lateDeliveryWindow: Duration = .seconds(7 * 24 * 3600)
         /// Test hooks for fault injection; not for production use.
-        @_spi(Testing) public var faults = FaultInjection()
+        package var faults = FaultInjection()
 
         /// A configuration with every default.
         public init() {}
@@ -99,10 +99,10 @@ extension ObjectStore {
 }
 
 /// Points where tests can make a write fail, to prove atomicity.
-@_spi(Testing) public struct FaultInjection: Sendable {
+package struct FaultInjection: Sendable {
     /// Called inside the write transaction after the object row is written and before
     /// the queue entry is; throwing aborts the transaction.
-    public var afterObjectWrite: (@Sendable (_ collection: String, _ id: String) throws -> Void)?
+    package var afterObjectWrite: (@Sendable (_ collection: String, _ id: String) throws -> Void)?
     /// Creates an empty set of hooks.
-    public init() {}
+    package init() {}
 }

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@_spi(Testing) @testable import OfflineStore
+@testable import OfflineStore
 
 /// An observation lives exactly as long as its consumer iterates: when the loop stops, the
 /// database observation (or the stream's subscription) ends with it, and nothing of it

@@ -1,10 +1,5 @@
 import Foundation
 import OfflineStore
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// `scripts/faultproxy.py` running between a store and the real Kinto, on 127.0.0.1.
 ///
@@ -41,12 +36,7 @@ final class FaultProxy: Sendable {
                              "--log", logPath] + (holdMatching.map { ["--hold-matching", $0] } ?? []),
                             stderrPath: logPath + ".stderr")
         self.logPath = logPath
-        let text = child.readLine() ?? ""  // blocks until the proxy prints or exits
-        guard text.hasPrefix("listening "), let port = Int(text.dropFirst("listening ".count)) else {
-            child.kill()
-            child.wait()
-            throw HarnessError("faultproxy did not start (printed \(text.debugDescription))")
-        }
+        let port = try child.listeningPort("faultproxy")
         url = URL(string: "http://127.0.0.1:\(port)\(upstream.path)")!
         control = URL(string: "http://127.0.0.1:\(port)/__faultproxy__/")!
     }

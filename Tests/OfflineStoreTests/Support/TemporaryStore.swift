@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 import Testing
-@_spi(Testing) @testable import OfflineStore
+@testable import OfflineStore
 
 /// A fresh directory under the system's temporary directory, removed by ``remove()``.
 ///

@@ -1,14 +1,16 @@
 import Foundation
 
-/// CPU time used by server processes and their descendants, read from Linux's `/proc`: the
-/// only file of the benchmarks that reads `/proc` (it moves behind the platform layer of
-/// `Sources/OfflineStore/Platform` when that exists). For the fleet rows: the Kinto nodes and
-/// the PostgreSQL postmaster, whose backends are its children.
+/// CPU time used by server processes and their descendants, read from Linux's `/proc`: in the
+/// benchmark package's platform folder (it cannot see the library's `package`-level layer,
+/// `Sources/OfflineStorePlatform`). For the fleet rows: the Kinto nodes and the PostgreSQL
+/// postmaster, whose backends are its children. The servers run on Linux (`scripts/cluster`);
+/// elsewhere this throws.
 enum ServerProcessCPU {
     /// Seconds of CPU (user + system) used so far by the processes `roots` and every
     /// descendant: the live ones' own time, plus the time of children already reaped
     /// (`cutime`/`cstime`), so a PostgreSQL backend that came and went is counted once.
     static func seconds(of roots: [Int32]) throws -> Double {
+        #if os(Linux)
         var parent: [Int32: Int32] = [:]
         var ticks: [Int32: Int] = [:]
         for entry in try FileManager.default.contentsOfDirectory(atPath: "/proc") {
@@ -32,6 +34,9 @@ enum ServerProcessCPU {
         }
         let total = ticks.filter { inTree($0.key) }.values.reduce(0, +)
         return Double(total) / Double(sysconf(Int32(_SC_CLK_TCK)))
+        #else
+        throw BenchError("server CPU time is read from Linux's /proc; the cluster benchmarks run on Linux")
+        #endif
     }
 
     /// The fields of `/proc/PID/stat` after the command name, or nil when the process is gone.
