@@ -11,12 +11,15 @@ struct LateDeliveryTests {
     /// The client gives up after 1 s; the held request gets no answer at all.
     static let timeout: Duration = .seconds(1)
 
-    @Test("Kinto: a create delivered after the delete is deleted again", .liveServer, .timeLimit(.minutes(2)))
-    func kintoLateCreateAfterDelete() async throws {
+    /// With the recognition off (`lateDeliveryWindow` zero) the same steps bring the deleted
+    /// object back, locally and on the server: the hazard is real, and the fix is what ends it.
+    @Test("Kinto: a create delivered after the delete is deleted again (with the recognition off, it comes back)",
+          .liveServer, .timeLimit(.minutes(2)), arguments: [true, false])
+    func kintoLateCreateAfterDelete(recognises: Bool) async throws {
         let kinto = try KintoServer.url()
         let bucket = KintoServer.uniqueName("late")
         let id = KintoServer.uniqueName("late")
-        try await Self.withHeldRequest(upstream: kinto, holding: id, collection: "items") { proxy in
+        try await Self.withHeldRequest(upstream: kinto, holding: id, collection: "items", recognises: recognises) { proxy in
             KintoBackend(configuration: .init(serverURL: proxy, bucket: bucket, auth: .basic(user: "alice", password: "secret"),
                                               timeout: Self.timeout))
         } _: { store, proxy in
@@ -35,6 +38,14 @@ struct LateDeliveryTests {
             // 3. The held create reaches Kinto: 201 over the tombstone (`If-None-Match: *` does not stop it).
             #expect(try await proxy.release() == 201)
             #expect(try await Self.record(id, bucket: bucket, on: kinto)?["title"] == "first")
+            guard recognises else {
+                // 4, unrepaired: the acknowledged delete is undone, here and on the server.
+                #expect(try await store.sync().lateWritesUndone == 0)
+                try await store.sync()
+                #expect(try items.find(id)?["title"] == "first")
+                #expect(try await Self.record(id, bucket: bucket, on: kinto)?["title"] == "first")
+                return
+            }
             // 4. The next sync pulls it: the store recognises its own late write and deletes it again.
             #expect(try await store.sync().lateWritesUndone == 1)
             #expect(try items.find(id) == nil)
@@ -45,12 +56,13 @@ struct LateDeliveryTests {
         }
     }
 
-    @Test("REST: a POST delivered after the resend is a duplicate the store deletes", .liveServer, .timeLimit(.minutes(2)))
-    func restLatePostAfterResend() async throws {
+    @Test("REST: a POST delivered after the resend is a duplicate the store deletes (with the recognition off, it stays)",
+          .liveServer, .timeLimit(.minutes(2)), arguments: [true, false])
+    func restLatePostAfterResend(recognises: Bool) async throws {
         let rails = try RailsServer.url()
         let name = RailsServer.uniqueName("late")
         // A server that cannot replay a create (no idempotency key): the duplicate is the store's to find.
-        try await Self.withHeldRequest(upstream: rails, holding: name, collection: "customers") { proxy in
+        try await Self.withHeldRequest(upstream: rails, holding: name, collection: "customers", recognises: recognises) { proxy in
             RESTBackend(configuration: .init(baseURL: proxy, resources: ["customers": RESTResource(path: "/customers", wrapKey: "customer")],
                                              idempotencyHeader: nil, timeout: Self.timeout))
         } _: { store, proxy in
@@ -67,6 +79,14 @@ struct LateDeliveryTests {
             // The held POST reaches Rails: a second record.
             #expect(try await proxy.release() == 201)
             #expect(try await Self.customers(named: name, on: rails) == 2)
+            guard recognises else {
+                // Unrepaired: the duplicate stays, here and on the server.
+                #expect(try await store.sync().lateWritesUndone == 0)
+                try await store.sync()
+                #expect(try customers.count(where: named) == 2)
+                #expect(try await Self.customers(named: name, on: rails) == 2)
+                return
+            }
             // The next sync pulls it: a duplicate of the store's own create, deleted again.
             #expect(try await store.sync().lateWritesUndone == 1)
             #expect(try customers.count(where: named) == 1)
@@ -77,17 +97,49 @@ struct LateDeliveryTests {
         }
     }
 
+    @Test("REST: where the server honours the idempotency key, the late POST is answered with the first record",
+          .liveServer, .timeLimit(.minutes(2)))
+    func restLatePostWithIdempotencyKey() async throws {
+        let rails = try RailsServer.url()
+        let name = RailsServer.uniqueName("late")
+        try await Self.withHeldRequest(upstream: rails, holding: name, collection: "customers", recognises: true) { proxy in
+            RESTBackend(configuration: .init(baseURL: proxy, resources: ["customers": RESTResource(path: "/customers", wrapKey: "customer")],
+                                             timeout: Self.timeout))
+        } _: { store, proxy in
+            let customers = store.collection("customers")
+            let named: Condition = .equal("name", .string(name))
+
+            _ = try await customers.create(["name": .string(name), "email": .string("\(name)@example.com")])
+            await #expect(throws: OfflineStoreError.self) { try await store.sync() }
+            #expect(try await proxy.isHolding())
+            // The resend carries the same key and makes the record.
+            try await store.sync()
+            #expect(try await Self.customers(named: name, on: rails) == 1)
+            // The held POST arrives with that key: Rails replays the first answer, makes nothing.
+            #expect(try await proxy.release() == 201)
+            #expect(try await Self.customers(named: name, on: rails) == 1)
+            let report = try await store.sync()
+            #expect(report.lateWritesUndone == 0 && report.conflictsDetected == 0)
+            #expect(try customers.count(where: named) == 1)
+            #expect(try store.queueCount() == 0)
+        }
+    }
+
     /// Runs `body` with a deferred store holding `collection`, on the backend `backend` makes for
     /// the URL of a fault proxy in front of `upstream` that holds the first request mentioning
-    /// `text`; stops the proxy and closes the store afterwards.
-    static func withHeldRequest(upstream: URL, holding text: String, collection: String,
+    /// `text`; stops the proxy and closes the store afterwards. `recognises`: false turns the
+    /// store's recognition of late deliveries off.
+    static func withHeldRequest(upstream: URL, holding text: String, collection: String, recognises: Bool,
                                 backend: (URL) -> any Backend,
                                 _ body: (ObjectStore, FaultProxy) async throws -> Void) async throws {
         try await withTemporaryDirectory { directory in
             let proxy = try await FaultProxy.start(upstream: upstream, seed: 1, rate: 0, faults: [], hold: 0,
                                                    logPath: directory.path("proxy.log"), holdMatching: text)
             do {
-                let configuration = ObjectStore.Configuration.with { $0.writeMode = .deferred }
+                let configuration = ObjectStore.Configuration.with {
+                    $0.writeMode = .deferred
+                    if !recognises { $0.lateDeliveryWindow = .zero }
+                }
                 try await withTemporaryStore(configuration: configuration, backend: backend(proxy.url),
                                              collections: [CollectionDescriptor(collection)]) { store in try await body(store, proxy) }
             } catch {
