@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 extension ObjectStore {
     /// Registers a collection, or updates its policies if it exists with the same schema.
@@ -15,60 +14,20 @@ extension ObjectStore {
     ///   `collectionExists` when the collection exists with different fields, `corrupted` when
     ///   its stored definition cannot be read.
     public func register(_ descriptor: CollectionDescriptor) throws {
-        try descriptor.validateDefinition()
-        try checkBlobSupport(descriptor)
-        let reasons = ChangeReasons()
-        try local.write("registering collection \(descriptor.name)", origin: .server, reasons: reasons) { db in
-            let stored = try CollectionsTable.save(descriptor, in: db, statements: writerStatements)
-            // A changed sync scope: catch up on the next refresh, drop what it no longer holds.
-            let newScope = StoredDescriptor(descriptor).syncScope
-            if let stored, stored.syncScope != newScope {
-                try ScopeChange.apply(from: stored.syncScope, to: newScope, collection: descriptor.name, in: db, reasons: reasons)
-            }
-        }
-        registry.set(descriptor)
+        try syncEngine.register(descriptor)
     }
 
     /// Every registered collection, sorted by name.
     public func collections() -> [CollectionDescriptor] {
-        registry.all
+        local.collections.all
     }
 
     /// The descriptor of a registered collection.
     ///
     /// - Throws: ``OfflineStoreError/Code/unknownCollection``.
     public func descriptor(of name: String) throws -> CollectionDescriptor {
-        try registry.descriptor(of: name)
+        try local.collections.descriptor(of: name)
     }
-
-    /// The update policy in force for a collection, given an optional per-call override.
-    func effectiveUpdatePolicy(_ collection: CollectionDescriptor, override: UpdatePolicy?) -> UpdatePolicy {
-        override ?? collection.updatePolicy ?? configuration.updatePolicy
-    }
-}
-
-/// The SQLite index on a declared field, and the expression queries must repeat to use it.
-enum FieldIndex {
-    /// The indexed expression; `name` is a declared field name (letters, digits, `_` only).
-    static func expression(for name: String) -> String {
-        precondition(FieldSchema.isValidName(name))
-        return "json_extract(doc, '$.\(name)')"
-    }
-
-    /// The index's name, quoted for SQL; `name` is a declared field name.
-    static func quotedName(for name: String) -> String {
-        precondition(FieldSchema.isValidName(name))
-        return "\"objects_field_\(name)\""
-    }
-
-    static func createSQL(for name: String) -> String {
-        "CREATE INDEX IF NOT EXISTS \(quotedName(for: name)) ON objects(collection, \(expression(for: name)))"
-    }
-}
-
-extension ObjectStore {
-    /// The prefix that keeps app metadata apart from the engine's own keys in the `meta` table.
-    static let appMetadataPrefix = "app:"
 
     /// Stores a small piece of app metadata in the store file, or removes it (`nil`).
     ///
@@ -87,9 +46,7 @@ extension ObjectStore {
     /// - Throws: ``OfflineStoreError`` `invalidOperation` for an empty or too long key,
     ///   or a storage error.
     public func setMetadata(_ value: String?, forKey key: String) throws {
-        try Self.checkMetadataKey(key)
-        let stored = Self.appMetadataPrefix + key
-        try write("saving metadata \(key)") { db in try MetaTable.setValue(value, forKey: stored, in: db) }
+        try MetaTable.setAppValue(value, forKey: key, in: local)
     }
 
     /// The app metadata stored under `key` with ``setMetadata(_:forKey:)``, or nil.
@@ -97,20 +54,9 @@ extension ObjectStore {
     /// - Throws: ``OfflineStoreError`` `invalidOperation` for an empty or too long key,
     ///   or a storage error.
     public func metadata(forKey key: String) throws -> String? {
-        try Self.checkMetadataKey(key)
-        return try read("reading metadata \(key)") { db in
-            try MetaTable.value(forKey: Self.appMetadataPrefix + key, in: db)
-        }
+        try MetaTable.appValue(forKey: key, in: local)
     }
 
-    private static func checkMetadataKey(_ key: String) throws {
-        guard !key.isEmpty, key.utf8.count <= 256 else {
-            throw OfflineStoreError(.invalidOperation, "a metadata key must be 1–256 bytes")
-        }
-    }
-}
-
-extension ObjectStore {
     /// Registers the collection of a model type, with the same options as ``CollectionDescriptor``.
     ///
     /// ```swift
@@ -125,13 +71,8 @@ extension ObjectStore {
     ///   another definition, `invalidOperation` or `invalidFieldPath` for a bad definition,
     ///   `configuration` when the model's field names cannot be read from its `Codable`
     ///   implementation (the message names the field and what to change).
-    public func register<M: SyncModel>(
-        _ type: M.Type,
-        fields: [FieldSchema]? = nil,
-        localOnly: Bool = false,
-        updatePolicy: UpdatePolicy? = nil,
-        conflictPolicy: ConflictPolicy = .preserveConflict
-    ) throws {
+    public func register<M: SyncModel>(_ type: M.Type, fields: [FieldSchema]? = nil, localOnly: Bool = false,
+                                       updatePolicy: UpdatePolicy? = nil, conflictPolicy: ConflictPolicy = .preserveConflict) throws {
         try ModelFields.check(M.self)
         try register(CollectionDescriptor(M.collectionName, fields: fields, localOnly: localOnly,
                                           updatePolicy: updatePolicy, conflictPolicy: conflictPolicy))
@@ -146,9 +87,7 @@ extension ObjectStore {
     public func collection<M: SyncModel>(_ type: M.Type) -> ModelCollection<M> {
         ModelCollection(store: self)
     }
-}
 
-extension ObjectStore {
     /// Runs a query on the server and pulls the matching objects into the local store
     /// (RhoConnect `search`), page by page with progress.
     ///
@@ -171,12 +110,6 @@ extension ObjectStore {
     @discardableResult
     public func search(_ collection: String, query: ServerQuery, syncChanges: Bool = false,
                        progress: (@Sendable (SearchProgress) -> Void)? = nil) async throws -> SearchResult {
-        let descriptor = try descriptor(of: collection)
-        guard !descriptor.isLocalOnly else {
-            throw OfflineStoreError(.invalidOperation, "\(collection) is local-only: it has no server to search")
-        }
-        try query.validate()
-        if syncChanges { try await flush() }
-        return try await fetchingEngine(collection).pullMatching(query, into: descriptor, progress: progress)
+        try await syncEngine.search(collection, query: query, flushingFirst: syncChanges, progress: progress)
     }
 }
