@@ -7,9 +7,10 @@ let package = Package(
     products: [
         .library(name: "OfflineStore", targets: ["OfflineStore"]),
         .library(name: "OfflineStoreTesting", targets: ["OfflineStoreTesting"]),
-        // No `.executable` product for the `offline-store` tool: an app that depends on the
-        // library would then resolve swift-argument-parser too. In a clone, SwiftPM still
-        // gives the executable target a product of its own (`swift build --product offline-store`).
+        // No `.executable` products for the `offline-store` tool and the simulator: an app that
+        // depends on the library would then resolve swift-argument-parser too. In a clone,
+        // SwiftPM still gives each executable target a product of its own
+        // (`swift build --product offline-store`, `--product offline-store-simulate`).
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -20,9 +21,14 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
+        // The platform layer: every call whose spelling or behaviour differs between Darwin,
+        // Glibc and Musl (locks, fsync, file protection, sockets, signals, processes,
+        // process facts), behind `package` names. Not a product.
+        .target(name: "OfflineStorePlatform"),
         .target(
             name: "OfflineStore",
             dependencies: [
+                "OfflineStorePlatform",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
@@ -30,19 +36,26 @@ let package = Package(
         ),
         .target(
             name: "OfflineStoreTesting",
-            dependencies: ["OfflineStore"]
+            dependencies: ["OfflineStore", .product(name: "Logging", package: "swift-log")]
         ),
         .target(
             name: "OfflineStoreInspector",
             dependencies: [
-                "OfflineStore",
+                "OfflineStore", "OfflineStorePlatform",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
         .executableTarget(
             name: "offline-store",
             dependencies: [
-                "OfflineStore", "OfflineStoreInspector",
+                "OfflineStore", "OfflineStoreInspector", "OfflineStorePlatform",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(
+            name: "offline-store-simulate",
+            dependencies: [
+                "OfflineStoreTesting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -58,18 +71,24 @@ let package = Package(
         ),
         .executableTarget(
             name: "crash-writer",
-            dependencies: ["OfflineStore"],
+            dependencies: ["OfflineStore", "OfflineStorePlatform"],
             path: "Tests/CrashWriter"
         ),
         .executableTarget(
             name: "blob-probe",
-            dependencies: ["OfflineStore"],
+            dependencies: ["OfflineStore", "OfflineStorePlatform"],
             path: "Tests/BlobProbe"
+        ),
+        // Tests that need no process, socket, server or file outside a temporary directory,
+        // so they also run on the iOS simulator at the platform floor (.github/workflows/apple.yml).
+        .testTarget(
+            name: "OfflineStoreUnitTests",
+            dependencies: ["OfflineStore", "OfflineStoreTesting"]
         ),
         .testTarget(
             name: "OfflineStoreTests",
             dependencies: [
-                "OfflineStore", "OfflineStoreTesting", "OfflineStoreInspector",
+                "OfflineStore", "OfflineStoreTesting", "OfflineStoreInspector", "OfflineStorePlatform",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             resources: [.copy("../../Fixtures")]

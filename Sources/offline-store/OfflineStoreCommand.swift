@@ -17,6 +17,7 @@ struct OfflineStoreCommand: AsyncParsableCommand {
             Exit codes:
               0   success
               1   other error: bad data, unknown collection, invalid id, storage
+              2   check-server: a guarantee the resources file relies on fails
               3   object not found
               4   conflicts or failed entries remain after flush, refresh or sync
                   (or an immediate edit met a conflict or a rejection)
@@ -37,7 +38,7 @@ struct OfflineStoreCommand: AsyncParsableCommand {
             Conflicts.self, Resolve.self,
             Failed.self, Retry.self, Rollback.self, Discard.self,
             Status.self, Reset.self,
-            Inspect.self,
+            Inspect.self, CheckServer.self,
         ]
     )
 

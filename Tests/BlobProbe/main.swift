@@ -1,5 +1,5 @@
 // blob-probe: uploads or downloads a large blob through the real Kinto in its own process
-// and reports the process's peak resident memory (VmHWM), for BlobMemoryTests.
+// and reports the process's peak resident memory (ProcessFacts), for BlobMemoryTests.
 //
 // Usage:
 //   blob-probe up <store-path> <kinto-url> <bucket> <small-file> <big-file>
@@ -9,25 +9,22 @@
 //       refreshes "files", reads o0's blob (warm-up), then o1's blob (lazy download).
 //
 // The warm-up blob should be larger than the fixed buffers (1 MiB pieces) so the baseline holds them.
-// Prints, one per line: `baseline <VmHWM kB before the big blob>`, `peak <VmHWM kB after>`,
+// Prints, one per line: `baseline <peak kB before the big blob>`, `peak <peak kB after>`,
 // `sha256 <hex of the big blob as the store holds it>`, `file <path of the store's file>`.
 // Exit status: 0 on success, 1 on failure (message on standard error), 64 for bad arguments.
 
 import Foundation
 import OfflineStore
+import OfflineStorePlatform
 
 func fail(_ message: String, status: Int32 = 1) -> Never {
     FileHandle.standardError.write(Data(("blob-probe: " + message + "\n").utf8))
     exit(status)
 }
 
-/// The process's peak resident set size in kB, from /proc/self/status.
+/// The process's peak resident set size in kB (``ProcessFacts``, the platform layer).
 func peakResidentKB() -> Int {
-    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-          let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
-          let kb = Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "")
-    else { fail("cannot read VmHWM from /proc/self/status") }
-    return kb
+    do { return try ProcessFacts.peakResidentBytes() / 1024 } catch { fail("cannot read the peak resident memory: \(error)") }
 }
 
 let arguments = CommandLine.arguments

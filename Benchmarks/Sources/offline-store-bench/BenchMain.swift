@@ -5,6 +5,7 @@ import Foundation
 ///
 ///     offline-store-bench --kinto-url URL --python .venv/bin/python --script Benchmarks/kinto_http_baseline.py
 ///         [--refresh-kinto NAME=URL]… [--refresh-counts "20000 200000"]
+///         [--cluster-url URL --cluster-node URL --cluster-pids "PID…"] [--fleet-sizes "1 4 16 32"]
 ///     offline-store-bench child SCENARIO ARGS…      (a scenario in a fresh process)
 ///
 /// Progress goes to standard error; the table alone to standard output.
@@ -46,6 +47,11 @@ struct BenchMain {
         var refreshKintos: [(name: String, url: String)] = []
         var refreshCounts = [20_000]
         var only: Set<String> = []
+        /// The Kinto cluster (scripts/cluster), one of its nodes, and its server processes.
+        var clusterURL: String?
+        var clusterNode: String?
+        var clusterPIDs: [Int32] = []
+        var fleetSizes = [1, 4, 16, 32]
 
         init(_ arguments: [String]) throws {
             var it = arguments.makeIterator()
@@ -62,6 +68,10 @@ struct BenchMain {
                     refreshKintos.append((String(value[..<eq]), String(value[value.index(after: eq)...])))
                 case "--refresh-counts":
                     refreshCounts = (it.next() ?? "").split(separator: " ").compactMap { Int($0) }
+                case "--cluster-url": clusterURL = it.next()
+                case "--cluster-node": clusterNode = it.next()
+                case "--cluster-pids": clusterPIDs = (it.next() ?? "").split(separator: " ").compactMap { Int32($0) }
+                case "--fleet-sizes": fleetSizes = (it.next() ?? "").split(separator: " ").compactMap { Int($0) }
                 default: throw BenchError("unknown argument \(a)")
                 }
             }
@@ -136,6 +146,19 @@ struct BenchMain {
                     add(try KintoRefreshBenchmarks.row(server: kinto.name, url: kinto.url, python: o.python,
                                                        script: o.refreshScript, count: count, rounds: count > 50_000 ? 2 : 5))
                 }
+            }
+        }
+        if o.wants("idle") || o.wants("fleet") {
+            guard let cluster = o.clusterURL, let node = o.clusterNode, !o.clusterPIDs.isEmpty else {
+                throw BenchError("the idle and fleet rows need --cluster-url, --cluster-node and --cluster-pids")
+            }
+            if o.wants("idle") {
+                progress("measuring idle syncs of 20 collections against the cluster (waits 11 s for the look-back window)")
+                try await IdleSyncBenchmarks.rows(url: cluster, serverPIDs: o.clusterPIDs).forEach(add)
+            }
+            if o.wants("fleet") {
+                try await FleetBenchmarks.rows(clusterURL: cluster, nodeURL: node, serverPIDs: o.clusterPIDs,
+                                               sizes: o.fleetSizes).forEach(add)
             }
         }
         return results

@@ -5,7 +5,8 @@ import Foundation
 enum ChildProcess {
     /// Runs this program with `child` and the arguments; returns its last output line.
     static func runSelf(_ arguments: [String]) throws -> String {
-        try run("/proc/self/exe", ["child"] + arguments)
+        guard let executable = Bundle.main.executablePath else { throw BenchError("this program's path is unknown") }
+        return try run(executable, ["child"] + arguments)
     }
 
     /// Runs `executable` with the arguments; returns its last output line. Fails on a non-zero exit.
@@ -42,6 +43,11 @@ enum ChildProcess {
         case "refresh-kinto":
             guard arguments.count == 4 else { throw BenchError("refresh-kinto URL COLLECTION PATH") }
             print(try await KintoRefreshBenchmarks.refresh(url: arguments[1], collection: arguments[2], path: arguments[3]))
+        case "fleet-client":
+            try await FleetClient.run(Array(arguments.dropFirst()))
+        case "idle-sync":
+            guard arguments.count == 4 else { throw BenchError("idle-sync URL BUCKET PATH") }
+            print(try await IdleSyncBenchmarks.freshSync(url: arguments[1], bucket: arguments[2], path: arguments[3]))
         case "profile":
             // One side of a comparison, alone, for valgrind --tool=callgrind.
             guard arguments.count == 3, let count = Int(arguments[2]) else { throw BenchError("profile SCENARIO COUNT") }

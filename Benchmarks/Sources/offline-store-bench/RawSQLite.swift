@@ -78,6 +78,13 @@ final class RawSQLite {
             return rc == SQLITE_ROW
         }
 
+        /// The first column of the first row as text (nil for no row or NULL); resets the statement.
+        func text() -> String? {
+            defer { sqlite3_reset(handle) }
+            guard sqlite3_step(handle) == SQLITE_ROW, let text = sqlite3_column_text(handle, 0) else { return nil }
+            return String(cString: text)
+        }
+
         /// Runs the bound statement to completion and resets it for the next use.
         func run() throws {
             var rc = sqlite3_step(handle)

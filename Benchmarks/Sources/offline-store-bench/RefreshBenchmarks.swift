@@ -58,15 +58,3 @@ enum RefreshBenchmarks {
         return try PeakMemory.highWaterKilobytes()
     }
 }
-
-/// The process's peak resident set size.
-enum PeakMemory {
-    /// `VmHWM` from `/proc/self/status`, in kB (Linux).
-    static func highWaterKilobytes() throws -> Int {
-        let status = try String(contentsOfFile: "/proc/self/status", encoding: .utf8)
-        for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
-            if let kb = Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") { return kb }
-        }
-        throw BenchError("no VmHWM in /proc/self/status")
-    }
-}

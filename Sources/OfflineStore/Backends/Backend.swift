@@ -79,6 +79,23 @@ public protocol Backend: Sendable {
     /// `Backend+Associations.swift`).
     func assignsIDs(in collection: String) -> Bool
 
+    /// Whether a pull from the beginning of the collection lists every live record, so that
+    /// synced objects it does not list (and that have nothing pending) were deleted on the
+    /// server and are removed after it (a server without tombstones). Default: false (see
+    /// `Backend+Deletions.swift`).
+    func sweepsDeletions(in collection: String) -> Bool
+
+    /// Whether the server cannot recognise a create sent again after its answer was lost, so
+    /// the engine refreshes the collection before resending one (a pulled record holding every
+    /// field the create sent is taken as its answer). Default: false (see `Backend+Deletions.swift`).
+    func refreshesBeforeResendingCreates(in collection: String) -> Bool
+
+    /// The fields of a collection's records that the server writes itself (timestamps a REST
+    /// resource never sends, for example), by local name: a pulled record that differs from
+    /// a write this store sent only in these is that write coming back (``OwnWriteRule``).
+    /// Default: none (see `Backend+ServerFields.swift`).
+    func serverManagedFields(in collection: String) -> Set<String>
+
     /// The session whose credentials the backend signs requests with, for login/logout;
     /// nil when its credentials are fixed. Default: nil (see `Auth/Backend+Auth.swift`).
     var authSession: AuthSession? { get }
@@ -106,6 +123,10 @@ public struct PushOperation: Sendable, Hashable {
     public var idempotencyKey: String
     /// Whether this entry was sent before and its answer never applied (a lost answer or a crash).
     public var isResend = false
+    /// Which send of its queue entry this is: 1 for the first, 2 after one send whose answer
+    /// asked to retry or was lost, … (a backend may give up on an answer that repeats, as
+    /// `RESTBackend` does with a third 500).
+    public var attempt = 1
 
     /// Creates an operation.
     public init(id: String, kind: QueueEntry.Kind, data: JSONValue?, baseVersion: String?, idempotencyKey: String) {

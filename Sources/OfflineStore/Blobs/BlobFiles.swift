@@ -1,4 +1,5 @@
 import Foundation
+import OfflineStorePlatform
 
 /// The directory of blob files next to a store (`<store file>.blobs/`, or a temporary
 /// directory for an in-memory store; mode 0700; files
@@ -53,7 +54,7 @@ struct BlobFiles: Sendable {
     }
 
     /// Copies `source` into the blob file `name` (0600) in pieces, hashing as it goes, and
-    /// syncs it to disk; returns size and SHA-256.
+    /// syncs it to stable storage (``FileSync``); returns size and SHA-256.
     ///
     /// - Throws: ``OfflineStoreError/Code/notFound`` when the source cannot be opened,
     ///   ``OfflineStoreError/Code/storage`` when the copy fails (the partial file is removed).
@@ -107,9 +108,13 @@ struct BlobFiles: Sendable {
         return (size, hash.hexDigest())
     }
 
-    /// Makes a file private to the user (0600).
+    /// Makes a file private to the user (0600) and gives it the directory's data protection
+    /// class (a file moved in, such as a download, keeps its own class otherwise).
     func protect(_ file: URL) throws {
-        do { try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path) } catch {
+        do {
+            try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
+            try DataProtection.copy(from: directory.path, to: file.path)
+        } catch {
             throw OfflineStoreError(.storage, "cannot set the blob file's permissions", underlying: String(describing: error))
         }
     }
@@ -135,7 +140,7 @@ struct BlobFiles: Sendable {
             let out = try FileHandle(forWritingTo: file)
             defer { try? out.close() }
             let result = try body(out)
-            try out.synchronize()
+            try FileSync.toStableStorage(out.fileDescriptor)
             return result
         } catch {
             try? FileManager.default.removeItem(at: file)

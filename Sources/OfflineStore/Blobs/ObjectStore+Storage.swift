@@ -25,9 +25,7 @@ extension ObjectStore {
     /// - Throws: ``OfflineStoreError`` for a storage failure; nothing is removed then.
     @discardableResult
     public func evict(toFit bytes: Int64) throws -> Int {
-        let evicted = try local.write("evicting unused objects") { db in try local.evictUnused(db, toFit: bytes, protecting: .none) }
-        try local.sweepBlobs()
-        return evicted
+        try local.evict(toFit: bytes)
     }
 
     /// The bytes the store's pages in use hold now (see `StoreSize`).

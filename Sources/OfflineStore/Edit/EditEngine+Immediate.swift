@@ -17,7 +17,9 @@ extension EditEngine {
         }
         let stop = try await sync.flushForImmediateWrite()
         let (row, entries) = try local.read("reading \(name)/\(id)") { db in
-            (try ObjectRow.fetch(db, collection: name, id: id), try QueueTable.entries(db, collection: name, id: id))
+            // A create the server gave its own id is read under that id (the temporary one is gone).
+            let id = try ObjectKeyedTables.serverID(db, for: id, in: name) ?? id
+            return (try ObjectRow.fetch(db, collection: name, id: id), try QueueTable.entries(db, collection: name, id: id))
         }
         // The call succeeds only when the server applied the edit (nothing left queued).
         let failure: OfflineStoreError

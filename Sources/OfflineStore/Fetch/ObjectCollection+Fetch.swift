@@ -85,7 +85,9 @@ extension ObjectCollection {
     }
 
     private func effectivePolicy(_ descriptor: CollectionDescriptor, _ override: FetchPolicy?) -> FetchPolicy {
-        descriptor.isLocalOnly ? .fromCache : store.configuration.effectiveFetchPolicy(for: name, override: override)
+        // A per-call override, else the collection's policy in the configuration, else the store's.
+        let configuration = store.configuration
+        return descriptor.isLocalOnly ? .fromCache : override ?? configuration.fetchPolicies[name] ?? configuration.fetchPolicy
     }
 
     /// Runs a server read, treating "cannot reach the server" (offline, timeout) as "use the cache".

@@ -63,9 +63,10 @@ public struct ModelConflict<M: SyncModel>: Sendable, Identifiable {
 
     /// How one property differs between the copies, or nil when all copies agree.
     ///
-    /// - Throws: ``OfflineStoreError/Code/invalidFieldPath`` for a key path that is not a stored property.
+    /// - Throws: ``OfflineStoreError/Code/invalidFieldPath`` for a key path that is not a
+    ///   stored top-level property (changes are per top-level field).
     public func change(of keyPath: PartialKeyPath<M>) throws -> ModelFieldChange? {
-        let name = try ModelFields.name(of: keyPath)
+        let name = try ModelFields.topLevelName(of: keyPath)
         return changes.first { $0.field == name }
     }
 
@@ -76,11 +77,11 @@ public struct ModelConflict<M: SyncModel>: Sendable, Identifiable {
     /// Fields the model does not know follow the same rules, so they are kept.
     ///
     /// - Throws: ``OfflineStoreError/Code/invalidFieldPath`` for a key path that is not a
-    ///   stored property, `undecodable` when the merged object does not decode.
+    ///   stored top-level property, `undecodable` when the merged object does not decode.
     public func merged(choosing choices: [PartialKeyPath<M>: ModelConflictSide] = [:],
                        otherwise: ModelConflictSide = .local) throws -> M {
         var chosen: [String: ModelConflictSide] = [:]
-        for (keyPath, side) in choices { chosen[try ModelFields.name(of: keyPath)] = side }
+        for (keyPath, side) in choices { chosen[try ModelFields.topLevelName(of: keyPath)] = side }
         var members = (json.local ?? json.server ?? json.base)?.objectValue ?? ["id": .string(id)]
         for change in changes {
             let side = chosen[change.field]
@@ -122,7 +123,7 @@ extension ModelResolution {
         case .keepServer: return .keepServer
         case .model(let model):
             var members = try ModelEncoder(coding: M.coding).encodeForStore(model, "\(conflict.collection)/\(conflict.id)").objectValue ?? [:]
-            let known = ModelFields.allNames(of: M.self)
+            let known = try ModelFields.allNames(of: M.self)
             let unknown = (conflict.server ?? conflict.local)?.objectValue ?? [:]
             for (key, value) in unknown where members[key] == nil && !known.contains(key) { members[key] = value }
             members["id"] = .string(conflict.id)

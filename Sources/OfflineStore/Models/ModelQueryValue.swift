@@ -5,10 +5,11 @@ import Foundation
 /// Conforming types are encoded with the model's ``ModelCoding`` and bound as SQL
 /// parameters. The library's conformances cover strings, booleans, integers, floating-
 /// point numbers, `Date`, `Decimal`, `UUID`, `URL`, ``JSONValue`` and optionals of them.
-/// Add your enums with raw values (stored as their raw value):
+/// Add your enums with raw values (stored as their raw value; `CaseIterable` lets the store
+/// find the field names of the models that hold them, see ``SyncModel``):
 ///
 /// ```swift
-/// enum Priority: String, Codable, Sendable, ModelQueryValue { case low, high }
+/// enum Priority: String, Codable, Sendable, CaseIterable, ModelQueryValue { case low, high }
 /// let urgent = try tasks.findAll(where: \.priority == .high)
 /// ```
 public protocol ModelQueryValue: Encodable, Sendable {}

@@ -27,13 +27,16 @@ public protocol SyncModel: Codable, Sendable, Identifiable where ID == String {
     /// How the type's dates are written; ``ModelDateEncoding/iso8601`` unless the type says otherwise.
     static var dateEncoding: ModelDateEncoding { get }
 
-    /// Stored properties whose coding key differs from the property's name, by key path.
+    /// Stored names that override the ones the store finds, by key path. Rarely needed.
     ///
-    /// Needed only for a custom `CodingKeys` that renames a property, so that queries on
-    /// that key path use the stored name:
+    /// The store reads a key path's stored name from the type's own `Codable`
+    /// implementation, so `CodingKeys` renames (`case dueDate = "due_date"`) and nested
+    /// properties (`\.address.city`) need nothing here. An entry here wins over what the
+    /// store finds: for a property whose value the store cannot tell apart from another
+    /// field's (see Docs/Models.md, "How key paths find their field").
     ///
     /// ```swift
-    /// static let renamedFields: [PartialKeyPath<Todo>: String] = [\.dueDate: CodingKeys.dueDate.stringValue]
+    /// static let renamedFields: [PartialKeyPath<Todo>: String] = [\.dueDate: "due_date"]
     /// ```
     static var renamedFields: [PartialKeyPath<Self>: String] { get }
 }
@@ -42,7 +45,7 @@ extension SyncModel {
     /// ISO 8601 with fractional seconds, in UTC.
     public static var dateEncoding: ModelDateEncoding { .iso8601 }
 
-    /// No renamed property: every coding key is its property's name.
+    /// No override: every stored name comes from the type's `Codable` implementation.
     public static var renamedFields: [PartialKeyPath<Self>: String] { [:] }
 
     /// The type's encoding options (its ``dateEncoding``), as its collection uses them.

@@ -122,13 +122,3 @@ extension StoredObject {
     /// Whether the server rejected the object's edit and the failed entry waits for an action.
     public var hasFailedWrite: Bool { state == .failed }
 }
-
-extension ObjectStore {
-    /// How many observations of this store are running: value observations (each a GRDB
-    /// database observation), object-change, sync-event and commit streams. Zero once every
-    /// consumer stopped iterating; for tests.
-    @_spi(Testing) public var runningObservationCount: Int {
-        observers.valueObservers.withLock { $0 } + observers.changes.subscriberCount + observers.events.subscriberCount
-            + observers.commits.subscriberCount
-    }
-}

@@ -16,6 +16,20 @@ final class StoreObservers: Sendable {
     let changeLogInstalled = Locked(false)
     /// Polls for other processes' writes while observations run.
     let externalChanges = ExternalChangeWatcher()
+
+    /// How many observations of the store are running: value observations (each a GRDB
+    /// database observation), object-change, sync-event and commit streams. Zero once every
+    /// consumer stopped iterating (the tests of observation lifetimes read it).
+    var runningCount: Int {
+        valueObservers.withLock { $0 } + changes.subscriberCount + events.subscriberCount + commits.subscriberCount
+    }
+
+    /// Ends every stream (the store closes): consumers' loops finish.
+    func finishStreams() {
+        events.finish()
+        changes.finish()
+        commits.finish()
+    }
 }
 
 /// Where a change came from.

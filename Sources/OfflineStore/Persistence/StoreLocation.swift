@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import OfflineStorePlatform
 
 /// Where a store's data lives, and how its database is opened there.
 enum StoreLocation {
@@ -40,12 +41,23 @@ enum StoreLocation {
     /// with mode 0600 when missing), a `DatabaseQueue` in memory. Every connection runs
     /// ``ObjectStore/Configuration/prepareDatabase`` first.
     ///
+    /// Two platform settings: GRDB's suspension handling is on
+    /// (`observesSuspensionNotifications`), so ``ObjectStore/suspend()`` — or an app that
+    /// posts GRDB's `Database.suspendNotification` — makes the connections release their
+    /// SQLite locks before iOS suspends the app; and where `fsync` does not reach the disk
+    /// (Apple platforms) checkpoints use `F_FULLFSYNC` (`PRAGMA checkpoint_fullfsync`), so
+    /// a power loss cannot corrupt the file there either.
+    ///
     /// - Throws: GRDB's errors; the caller maps them.
     func open(_ configuration: ObjectStore.Configuration) throws -> any DatabaseWriter {
         var config = GRDB.Configuration()
         config.busyMode = .timeout(configuration.busyTimeout.timeInterval)
         config.label = "OfflineStore"
         config.foreignKeysEnabled = false
+        config.observesSuspensionNotifications = true
+        if FileSync.sqliteNeedsFullFSync {
+            config.prepareDatabase { db in try db.execute(sql: "PRAGMA checkpoint_fullfsync = ON") }
+        }
         if let prepare = configuration.prepareDatabase { config.prepareDatabase(prepare) }
         switch self {
         case .file(let path):
@@ -58,32 +70,34 @@ enum StoreLocation {
         }
     }
 
-    /// Gives the store file, its `-wal` and `-shm` files and its blob directory the
-    /// configured data protection class (iOS, tvOS, watchOS, visionOS; nothing elsewhere).
-    /// Runs after the open, when SQLite has created the companion files; the blob directory
-    /// is created here so that the files later written into it take its class.
+    /// Gives the store file, its `-wal` and `-shm` files, its blob directory and the blob
+    /// files already in it the configured data protection class (iOS, tvOS, watchOS,
+    /// visionOS; nothing elsewhere: ``DataProtection``). Runs after every open, when SQLite
+    /// has (re)created the companion files; the blob directory is created here so that the
+    /// files later written into it take its class. Files the store makes later take the
+    /// class from these: the sync lock file from the store file, blob files and upload
+    /// bodies from the blob directory or the blob they carry.
     ///
     /// - Throws: Foundation's error when a file's protection cannot be set.
     func protectFiles(_ configuration: ObjectStore.Configuration) throws {
-        #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
-        guard case .file(let path) = self, let protection = configuration.fileProtection else { return }
+        guard DataProtection.isSupported, case .file(let path) = self,
+              let protection = configuration.fileProtection else { return }
         let files = FileManager.default
         if !files.fileExists(atPath: blobDirectory.path) {
             try files.createDirectory(at: blobDirectory, withIntermediateDirectories: false,
                                       attributes: [.posixPermissions: 0o700])
         }
-        for item in [path, path + "-wal", path + "-shm", blobDirectory.path] where files.fileExists(atPath: item) {
-            try files.setAttributes([.protectionKey: protection.foundationType], ofItemAtPath: item)
+        let blobs = ((try? files.contentsOfDirectory(atPath: blobDirectory.path)) ?? [])
+            .map { blobDirectory.appendingPathComponent($0).path }
+        for item in [path, path + "-wal", path + "-shm", path + ".sync-lock", blobDirectory.path] + blobs
+        where files.fileExists(atPath: item) {
+            try DataProtection.apply(Self.level(of: protection), to: item)
         }
-        #endif
     }
-}
 
-#if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
-extension ObjectStore.FileProtection {
-    /// Foundation's name for the class.
-    var foundationType: FileProtectionType {
-        switch self {
+    /// The platform layer's name for a protection class.
+    private static func level(of protection: ObjectStore.FileProtection) -> DataProtection.Level {
+        switch protection {
         case .complete: .complete
         case .completeUnlessOpen: .completeUnlessOpen
         case .completeUntilFirstUserAuthentication: .completeUntilFirstUserAuthentication
@@ -91,4 +105,3 @@ extension ObjectStore.FileProtection {
         }
     }
 }
-#endif

@@ -99,6 +99,10 @@ enum StoreSchema {
             // What a changed sync scope still has to pull once (ScopeCatchUp, JSON), until a refresh did it.
             try db.execute(sql: "ALTER TABLE collections ADD COLUMN scope_catchup TEXT")
         }
+        migrator.registerMigration("v5-late-writes") { db in
+            // Creates whose answer was lost, watched for a late delivery (LateWriteRule).
+            try db.execute(sql: LateWriteTable.schema)
+        }
         return migrator
     }
 }

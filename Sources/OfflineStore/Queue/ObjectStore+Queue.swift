@@ -8,15 +8,11 @@ extension ObjectStore {
 
     /// How many entries the queue holds, optionally only those in one state.
     public func queueCount(state: QueueEntry.State? = nil) throws -> Int {
-        try local.read("counting the queue") { db in
-            try QueueTable.count(db, state: state)
-        }
+        try local.read("counting the queue") { db in try QueueTable.count(db, state: state) }
     }
 
     /// Whether anything in the store waits to be sent (or was rejected and waits for the app).
-    public func isChanged() throws -> Bool {
-        try queueCount() > 0
-    }
+    public func isChanged() throws -> Bool { try queueCount() > 0 }
 
     /// Cancels a queued entry: every unsent edit of its object is dropped and the
     /// object rolls back to its persistent copy (it disappears if the server never had it).
@@ -26,16 +22,12 @@ extension ObjectStore {
     public func cancel(entry seq: Int64) throws {
         try editEngine.cancel(entry: seq)
     }
-}
 
-extension ObjectStore {
     /// The objects left conflicted, with base, local and server copies, optionally of one collection.
     ///
     /// Conflicts are stored, so they survive restarts until resolved.
     public func conflicts(in collection: String? = nil) throws -> [Conflict] {
-        try local.read("listing conflicts") { db in
-            try ObjectRow.conflicted(db, in: collection).map(ConflictRule.conflict(of:))
-        }
+        try local.read("listing conflicts") { db in try ObjectRow.conflicted(db, in: collection) }.map(ConflictRule.conflict(of:))
     }
 
     /// Resolves a conflicted object: `.keepLocal` resends the local edit on the server's

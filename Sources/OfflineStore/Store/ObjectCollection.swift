@@ -89,7 +89,8 @@ public struct ObjectCollection: Sendable {
 
     /// Creates an object; its `"id"` is generated (a lowercase UUID) when absent.
     ///
-    /// - Returns: the object as stored, with its `id`.
+    /// - Returns: the object as stored, with its `id`; in immediate mode, once the server
+    ///   applied it, the server's copy under the id the server assigned (REST servers).
     /// - Throws: ``OfflineStoreError`` `alreadyExists`, `invalidID`, `invalidJSON`,
     ///   `schemaViolation`, `offline` (under `updateIfOnline`), or a sync error in immediate mode.
     @discardableResult

@@ -28,9 +28,7 @@ extension ObjectStore {
     public func descriptor(of name: String) throws -> CollectionDescriptor {
         try local.collections.descriptor(of: name)
     }
-}
 
-extension ObjectStore {
     /// Stores a small piece of app metadata in the store file, or removes it (`nil`).
     ///
     /// App metadata lives in the same SQLite file as the objects, apart from the engine's
@@ -48,8 +46,7 @@ extension ObjectStore {
     /// - Throws: ``OfflineStoreError`` `invalidOperation` for an empty or too long key,
     ///   or a storage error.
     public func setMetadata(_ value: String?, forKey key: String) throws {
-        let stored = try MetaTable.appKey(key)
-        try local.write("saving metadata \(key)") { db in try MetaTable.setValue(value, forKey: stored, in: db) }
+        try MetaTable.setAppValue(value, forKey: key, in: local)
     }
 
     /// The app metadata stored under `key` with ``setMetadata(_:forKey:)``, or nil.
@@ -57,12 +54,9 @@ extension ObjectStore {
     /// - Throws: ``OfflineStoreError`` `invalidOperation` for an empty or too long key,
     ///   or a storage error.
     public func metadata(forKey key: String) throws -> String? {
-        let stored = try MetaTable.appKey(key)
-        return try local.read("reading metadata \(key)") { db in try MetaTable.value(forKey: stored, in: db) }
+        try MetaTable.appValue(forKey: key, in: local)
     }
-}
 
-extension ObjectStore {
     /// Registers the collection of a model type, with the same options as ``CollectionDescriptor``.
     ///
     /// ```swift
@@ -74,14 +68,12 @@ extension ObjectStore {
     /// ``ModelCollection/save(_:policy:)`` otherwise keeps.
     ///
     /// - Throws: ``OfflineStoreError`` `collectionExists` when the name is registered with
-    ///   another definition, `invalidOperation` or `invalidFieldPath` for a bad definition.
-    public func register<M: SyncModel>(
-        _ type: M.Type,
-        fields: [FieldSchema]? = nil,
-        localOnly: Bool = false,
-        updatePolicy: UpdatePolicy? = nil,
-        conflictPolicy: ConflictPolicy = .preserveConflict
-    ) throws {
+    ///   another definition, `invalidOperation` or `invalidFieldPath` for a bad definition,
+    ///   `configuration` when the model's field names cannot be read from its `Codable`
+    ///   implementation (the message names the field and what to change).
+    public func register<M: SyncModel>(_ type: M.Type, fields: [FieldSchema]? = nil, localOnly: Bool = false,
+                                       updatePolicy: UpdatePolicy? = nil, conflictPolicy: ConflictPolicy = .preserveConflict) throws {
+        try ModelFields.check(M.self)
         try register(CollectionDescriptor(M.collectionName, fields: fields, localOnly: localOnly,
                                           updatePolicy: updatePolicy, conflictPolicy: conflictPolicy))
     }
@@ -95,9 +87,7 @@ extension ObjectStore {
     public func collection<M: SyncModel>(_ type: M.Type) -> ModelCollection<M> {
         ModelCollection(store: self)
     }
-}
 
-extension ObjectStore {
     /// Runs a query on the server and pulls the matching objects into the local store
     /// (RhoConnect `search`), page by page with progress.
     ///

@@ -47,64 +47,6 @@ public final class ObjectStore: Sendable {
         try self.init(opening: .file(path), configuration: configuration, backend: backend)
     }
 
-    /// Opens the store at `location`, migrates its schema and composes its parts.
-    init(opening location: StoreLocation, configuration: Configuration, backend: (any Backend)?) throws {
-        self.path = location.path
-        self.isInMemory = location.isInMemory
-        self.configuration = configuration
-        self.backend = backend
-        let registry = CollectionRegistry(), observers = StoreObservers(), connectivity = Connectivity()
-        self.observers = observers
-        self.connectivity = connectivity
-        let local = try LocalStore(opening: location, configuration: configuration, collections: registry, observers: observers)
-        self.local = local
-        try CollectionsTable.load(into: registry, from: local)
-        syncEngine = SyncEngine(local: local, server: backend, configuration: configuration, observers: observers,
-                                lock: SyncLock(storePath: location.isInMemory ? nil : location.path), connectivity: connectivity)
-        editEngine = EditEngine(local: local, sync: syncEngine, configuration: configuration, connectivity: connectivity)
-    }
-
-    /// Closes the store; later calls fail with ``OfflineStoreError/Code/closed``.
-    ///
-    /// The background sender's running flush is cancelled (its edits stay queued, sent by
-    /// the next flush after the store is opened again), and every observation ends.
-    ///
-    /// - Throws: ``OfflineStoreError`` when SQLite cannot close cleanly.
-    public func close() throws {
-        syncEngine.sender.close()
-        observers.events.finish()
-        observers.changes.finish()
-        observers.commits.finish()
-        try local.close()
-    }
-
-    /// Forces the store offline (true) or lets it try the network again (false).
-    ///
-    /// While forced offline, immediate writes queue (or fail under `updateIfOnline`)
-    /// without trying the network, and `flush` reports the server unreachable.
-    public func setOffline(_ offline: Bool) {
-        connectivity.setForcedOffline(offline)
-    }
-
-    /// Whether the store was forced offline with ``setOffline(_:)``.
-    public var isForcedOffline: Bool { connectivity.isForcedOffline }
-
-    /// A handle on a registered collection.
-    public func collection(_ name: String) -> ObjectCollection {
-        ObjectCollection(store: self, name: name)
-    }
-}
-
-/// Whether the app forced the store offline (``ObjectStore/setOffline(_:)``).
-final class Connectivity: Sendable {
-    private let forced = Locked(false)
-
-    var isForcedOffline: Bool { forced.withLock { $0 } }
-
-    func setForcedOffline(_ offline: Bool) { forced.withLock { $0 = offline } }
-}
-
-extension ObjectStore {
     /// Opens a store that lives in memory only: for SwiftUI previews, unit tests, or data
     /// that must not outlive the process.
     ///
@@ -128,5 +70,48 @@ extension ObjectStore {
     public static func inMemory(configuration: Configuration = Configuration(),
                                 backend: (any Backend)? = nil) throws -> ObjectStore {
         try ObjectStore(opening: .inMemory(), configuration: configuration, backend: backend)
+    }
+
+    /// Opens the store at `location`, migrates its schema and composes its parts.
+    init(opening location: StoreLocation, configuration: Configuration, backend: (any Backend)?) throws {
+        self.path = location.path
+        self.isInMemory = location.isInMemory
+        self.configuration = configuration
+        self.backend = backend
+        let registry = CollectionRegistry(), observers = StoreObservers(), connectivity = Connectivity()
+        self.observers = observers
+        self.connectivity = connectivity
+        let local = try LocalStore(opening: location, configuration: configuration, collections: registry, observers: observers)
+        self.local = local
+        try CollectionsTable.load(into: registry, from: local)
+        syncEngine = SyncEngine(local: local, server: backend, configuration: configuration, observers: observers,
+                                lock: SyncLock(storePath: location.isInMemory ? nil : location.path), connectivity: connectivity)
+        editEngine = EditEngine(local: local, sync: syncEngine, configuration: configuration, connectivity: connectivity)
+    }
+
+    /// Closes the store; later calls fail with ``OfflineStoreError/Code/closed``. The background
+    /// sender's running flush is cancelled (its edits stay queued) and every observation ends.
+    ///
+    /// - Throws: ``OfflineStoreError`` when SQLite cannot close cleanly.
+    public func close() throws {
+        syncEngine.sender.close()
+        observers.finishStreams()
+        try local.close()
+    }
+
+    /// Forces the store offline (true) or lets it try the network again (false).
+    ///
+    /// While forced offline, immediate writes queue (or fail under `updateIfOnline`)
+    /// without trying the network, and `flush` reports the server unreachable.
+    public func setOffline(_ offline: Bool) {
+        connectivity.setForcedOffline(offline)
+    }
+
+    /// Whether the store was forced offline with ``setOffline(_:)``.
+    public var isForcedOffline: Bool { connectivity.isForcedOffline }
+
+    /// A handle on a registered collection.
+    public func collection(_ name: String) -> ObjectCollection {
+        ObjectCollection(store: self, name: name)
     }
 }

@@ -15,6 +15,10 @@ extension OfflineStoreError {
             return OfflineStoreError(.corrupted, "\(action): the store file is corrupted", underlying: detail, underlyingError: db)
         case .SQLITE_BUSY, .SQLITE_LOCKED:
             return OfflineStoreError(.locked, "\(action): the store is locked by another writer", underlying: detail, underlyingError: db)
+        case .SQLITE_INTERRUPT, .SQLITE_ABORT:
+            // GRDB's suspension (ObjectStore.databaseSuspendNotification) interrupts statements that would lock.
+            return OfflineStoreError(.storage, "\(action): the database is suspended or the statement was interrupted; "
+                                     + "nothing was written (retry after the app resumes)", underlying: detail, underlyingError: db)
         case .SQLITE_FULL:
             return OfflineStoreError(.storage, "\(action): the disk is full; nothing was written", underlying: detail, underlyingError: db)
         default:

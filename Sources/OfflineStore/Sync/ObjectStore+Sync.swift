@@ -16,7 +16,7 @@ extension ObjectStore {
     ///   without a backend.
     @discardableResult
     public func flush() async throws -> SyncReport {
-        try await syncEngine.flush(honouringRetryDelays: Self.insideAutoSyncAction)
+        try await syncEngine.flush(honouringRetryDelays: SyncContext.insideAutoSyncAction)
     }
 
     /// Pulls the server's changes of every synced collection (or the named ones) since
@@ -42,7 +42,7 @@ extension ObjectStore {
     /// - Throws: ``OfflineStoreError`` when either step stopped early, with what was done in its ``OfflineStoreError/report``.
     @discardableResult
     public func sync() async throws -> SyncReport {
-        try await syncEngine.sync(honouringRetryDelays: Self.insideAutoSyncAction)
+        try await syncEngine.sync(honouringRetryDelays: SyncContext.insideAutoSyncAction)
     }
 
     /// When the last flush-and-refresh or refresh completed, or nil if never.

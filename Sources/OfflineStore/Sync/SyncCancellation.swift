@@ -11,9 +11,10 @@ enum SyncCancellation {
         OfflineStoreError(.cancelled, "\(what) was cancelled; what was not sent stays queued")
     }
 
-    /// The stop when the current task was cancelled, else nil.
+    /// The stop when the current task was cancelled, the store was suspended or the run's
+    /// time budget is nearly spent (``SafePointStops``), else nil.
     static func check(_ what: String) -> OfflineStoreError? {
-        Task.isCancelled ? stop(what) : nil
+        Task.isCancelled ? stop(what) : SafePointStops.check(what)
     }
 
     /// Runs a request to the server to completion even if the calling task is cancelled

@@ -14,19 +14,31 @@ import Foundation
 /// left `in-flight` are put back to pending only by a flush that holds this lock, so only
 /// once the process that sent them is gone. Stores without a file (in memory) have only
 /// the first lock.
-final class SyncLock: @unchecked Sendable {
-    // @unchecked: `holders` is only read and written under `holdersLock`.
+///
+/// While the store is suspended (``suspend()``, for an app about to be suspended: iOS
+/// terminates a suspended app that holds a file lock in a shared container), the holder
+/// stops at its next safe point and nobody takes the file lock until ``resume()``; runs
+/// started meanwhile wait for it.
+final class SyncLock: Sendable {
+    private struct State {
+        var holders = 0
+        var nextWaiter = 0
+        var releaseWaiters: [Int: CheckedContinuation<Void, Never>] = [:]
+    }
+
     private let local = AsyncLock()
     private let file: SyncLockFile?
-    private let holdersLock = NSLock()
-    private var holders = 0
+    private let state = Locked(State())
+    /// Whether the store is suspended; the holder's safe points ask it.
+    let suspension = SyncSuspension()
 
     /// A lock for the store at `storePath`; nil path: this process only.
     init(storePath: String?) {
-        file = storePath.map { SyncLockFile(path: $0 + ".sync-lock") }
+        file = storePath.map { SyncLockFile(storePath: $0) }
     }
 
-    /// Runs `body` holding both locks; waits for other tasks and other processes first.
+    /// Runs `body` holding both locks; waits for other tasks and other processes first, and
+    /// for ``resume()`` while suspended.
     ///
     /// - Parameter report: what is left, for the error of a wait that was cancelled.
     /// - Throws: what `body` throws; ``OfflineStoreError/Code/storage`` when the lock file
@@ -35,30 +47,66 @@ final class SyncLock: @unchecked Sendable {
     func withLock<T: Sendable>(whenCancelledWaiting report: () -> SyncReport,
                                _ body: () async throws -> T) async throws -> T {
         try await local.withLock {
-            do { try await file?.lock() } catch is CancellationError {
+            do { try await acquireFile() } catch is CancellationError {
                 throw SyncCancellation.stop("waiting for another process's sync to finish").stoppingRun(after: report())
             }
             setHeld(+1)
             defer {
-                setHeld(-1)
                 file?.unlock()
+                setHeld(-1)
             }
-            return try await body()
+            return try await SyncSuspension.$current.withValue(suspension) { try await body() }
         }
     }
+
+    /// Takes the file lock, never while suspended: waits for ``resume()`` first, and gives a
+    /// lock taken in the instant a suspension began back at once.
+    private func acquireFile() async throws {
+        while true {
+            try await suspension.waitWhileSuspended()
+            guard let file else { return }
+            guard try await file.lock(while: { !self.suspension.isSuspended }) else { continue }
+            if !suspension.isSuspended { return }
+            file.unlock()
+        }
+    }
+
+    /// Suspends: a run holding the lock stops at its next safe point, and no run takes the
+    /// lock until ``resume()``. Returns once nobody in this process holds it.
+    func suspend() async {
+        suspension.suspend()
+        await waitUntilReleased()
+    }
+
+    /// Ends a suspension: runs waiting for it take the lock in turn.
+    func resume() { suspension.resume() }
 
     /// Whether a flush, refresh or reset of this store runs now, in this process or in
     /// another one on the same file.
     var isHeld: Bool {
-        holdersLock.lock()
-        let here = holders > 0
-        holdersLock.unlock()
-        return here || (file?.isHeldByAnyone ?? false)
+        state.withLock { $0.holders > 0 } || (file?.isHeldByAnyone ?? false)
     }
 
     private func setHeld(_ change: Int) {
-        holdersLock.lock()
-        holders += change
-        holdersLock.unlock()
+        let released = state.withLock { s -> [CheckedContinuation<Void, Never>] in
+            s.holders += change
+            guard s.holders == 0 else { return [] }
+            defer { s.releaseWaiters.removeAll() }
+            return Array(s.releaseWaiters.values)
+        }
+        for waiter in released { waiter.resume() }
+    }
+
+    /// Returns when no task of this process holds the lock.
+    private func waitUntilReleased() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let free = state.withLock { s -> Bool in
+                if s.holders == 0 { return true }
+                s.nextWaiter += 1
+                s.releaseWaiters[s.nextWaiter] = continuation
+                return false
+            }
+            if free { continuation.resume() }
+        }
     }
 }

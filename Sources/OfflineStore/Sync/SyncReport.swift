@@ -27,6 +27,14 @@ public struct SyncReport: Sendable, Hashable, Codable {
     public var blobsWaiting = 0
     /// Objects removed locally because their server record left the collection's sync scope.
     public var leftScope = 0
+    /// Objects removed locally because a complete pull from the beginning no longer listed
+    /// their record: deleted on a server without tombstones (``Backend/sweepsDeletions(in:)``).
+    public var swept = 0
+    /// Late deliveries of this store's own creates recognised in this run: a create whose
+    /// answer was lost reached the server after the store had moved on (resent it, deleted
+    /// the object), and the store undid it (deleted it again, or resent its newer edit over
+    /// it); see Docs/Sync.md, "Late deliveries".
+    public var lateWritesUndone = 0
 
     /// Creates an empty report.
     public init() {}
@@ -54,5 +62,7 @@ public struct SyncReport: Sendable, Hashable, Codable {
         blobsDownloaded += other.blobsDownloaded
         blobsWaiting = other.blobsWaiting
         leftScope += other.leftScope
+        swept += other.swept
+        lateWritesUndone += other.lateWritesUndone
     }
 }

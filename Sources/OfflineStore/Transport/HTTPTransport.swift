@@ -86,6 +86,9 @@ public struct TransportError: Error, Sendable, Hashable, CustomStringConvertible
         case timedOut
         /// The connection broke after the request was sent; the server may have applied it.
         case connectionLost
+        /// App Transport Security (Apple platforms) refused a plain-HTTP connection: the app's
+        /// configuration must change (an `https://` URL or an Info.plist exception), retrying cannot help.
+        case blockedByAppTransportSecurity
         /// Anything else (TLS failure, bad URL, cancelled).
         case other
     }

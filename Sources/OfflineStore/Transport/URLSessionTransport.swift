@@ -7,9 +7,12 @@ import FoundationNetworking
 /// (no cookies, no cache, no stored credentials) and TLS verification left on.
 ///
 /// Redirects are followed only to the same scheme, host and port, so credentials
-/// are never sent to another server. Authentication challenges (401 with
-/// `WWW-Authenticate`) are not answered: the 401 is returned with its headers, but on
-/// Linux without its body (corelibs Foundation does not deliver it).
+/// are never sent to another server. Authentication challenges follow a pure rule (`ChallengeRule`):
+/// server trust (and every challenge the store does not answer itself) gets the system's
+/// default handling, so TLS is verified as the platform verifies it; an HTTP
+/// authentication challenge (401 with `WWW-Authenticate`) is returned as the answer, on
+/// Linux without its body (corelibs Foundation does not deliver it). A plain-HTTP request
+/// that App Transport Security blocks is a ``TransportError/Kind/blockedByAppTransportSecurity``.
 public struct URLSessionTransport: HTTPTransport {
     /// Header names read explicitly from every answer (backends look these up).
     static let knownHeaders = [
@@ -24,7 +27,11 @@ public struct URLSessionTransport: HTTPTransport {
     var session: URLSession { owner.session }
 
     /// Creates a transport with its own ephemeral session.
-    public init() {
+    ///
+    /// - Parameter followingRedirects: false returns every 3xx answer as it is, for a caller
+    ///   that treats a redirect as a mistake to report (`RESTBackend`: a route without its
+    ///   trailing slash); true (the default) follows same-origin redirects.
+    public init(followingRedirects: Bool = true) {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.httpCookieStorage = nil
         configuration.httpShouldSetCookies = false
@@ -32,7 +39,7 @@ public struct URLSessionTransport: HTTPTransport {
         configuration.urlCache = nil
         configuration.urlCredentialStorage = nil
         configuration.requestCachePolicy = .reloadIgnoringLocalAndRemoteCacheData
-        delegate = SessionDelegate()
+        delegate = SessionDelegate(followsRedirects: followingRedirects)
         owner = SessionOwner(URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil))
     }
 
@@ -114,6 +121,9 @@ public struct URLSessionTransport: HTTPTransport {
             return TransportError(.timedOut, message)
         case .networkConnectionLost:
             return TransportError(.connectionLost, message)
+        case .appTransportSecurityRequiresSecureConnection:
+            let host = error.failingURL?.host ?? "the server"
+            return TransportError(.blockedByAppTransportSecurity, "\(host): \(message)")
         default:
             return TransportError(.other, message)
         }
@@ -131,10 +141,16 @@ public struct URLSessionTransport: HTTPTransport {
 }
 
 /// The session's delegate: refuses redirects that leave the original scheme, host and
-/// port, and answers authentication challenges by cancelling them (credentials are
-/// always sent up front), keeping the refused answer so it can be returned as it is.
+/// port, and answers authentication challenges as ``ChallengeRule`` says, keeping the
+/// answer of a cancelled HTTP challenge so it can be returned as it is.
 final class SessionDelegate: NSObject, URLSessionTaskDelegate, Sendable {
     private let challenged = Locked<[Int: HTTPURLResponse]>([:])
+    /// Whether same-origin redirects are followed (others never are).
+    let followsRedirects: Bool
+
+    init(followsRedirects: Bool = true) {
+        self.followsRedirects = followsRedirects
+    }
 
     /// The answer that raised a challenge for this task, removed once read.
     func takeChallengedResponse(_ taskIdentifier: Int) -> HTTPURLResponse? {
@@ -145,10 +161,16 @@ final class SessionDelegate: NSObject, URLSessionTaskDelegate, Sendable {
         _ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
         completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
     ) {
-        if let response = (challenge.failureResponse ?? task.response) as? HTTPURLResponse {
-            challenged.withLock { $0[task.taskIdentifier] = response }
+        let response = (challenge.failureResponse ?? task.response) as? HTTPURLResponse
+        let rule = ChallengeRule(method: challenge.protectionSpace.authenticationMethod, hasResponse: response != nil,
+                                 foundation: .current)
+        switch rule.answer {
+        case .performDefaultHandling:
+            completionHandler(.performDefaultHandling, nil)
+        case .cancelKeepingResponse:
+            if let response { challenged.withLock { $0[task.taskIdentifier] = response } }
+            completionHandler(.cancelAuthenticationChallenge, nil)
         }
-        completionHandler(.cancelAuthenticationChallenge, nil)
     }
 
     func urlSession(
@@ -160,7 +182,7 @@ final class SessionDelegate: NSObject, URLSessionTaskDelegate, Sendable {
         let sameOrigin = from?.scheme?.lowercased() == to?.scheme?.lowercased()
             && from?.host?.lowercased() == to?.host?.lowercased()
             && from?.port == to?.port
-        completionHandler(sameOrigin ? request : nil)
+        completionHandler(sameOrigin && followsRedirects ? request : nil)
     }
 }
 

@@ -1,13 +1,11 @@
 import Foundation
 import OfflineStore
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import OfflineStorePlatform
 
-/// A minimal HTTP/1.1 server on 127.0.0.1 over POSIX sockets: one request per connection
-/// (`Connection: close`), each connection on a thread of its own, a synchronous handler.
+/// A minimal HTTP/1.1 server on 127.0.0.1 over POSIX sockets (``LoopbackSocket``, the
+/// platform layer: a browser that drops a connection cannot end the process with SIGPIPE,
+/// on Linux or Darwin): one request per connection (`Connection: close`), each connection
+/// on a thread of its own, a synchronous handler.
 ///
 /// Sockets block, so they stay off Swift's cooperative pool (two threads on a 2-core
 /// machine); the handler is synchronous because every route either reads the store or
@@ -21,7 +19,7 @@ public final class LoopbackServer: Sendable {
     /// Connections served at once; a browser opens about six.
     public static let maxConnections = 32
 
-    private let listener: Int32
+    private let listener: LoopbackSocket
     private let state = Locked(State())
 
     private struct State {
@@ -34,27 +32,9 @@ public final class LoopbackServer: Sendable {
     /// - Throws: ``ServerError`` when the socket cannot be bound (e.g. the port is taken).
     public init(port: Int) throws {
         guard (0...65535).contains(port) else { throw ServerError("port \(port) is not in 0…65535") }
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw ServerError("socket() failed: \(String(cString: strerror(errno)))") }
-        var yes: Int32 = 1
-        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = UInt16(port).bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw in
-                bind(fd, raw, length) == 0 && listen(fd, 64) == 0 && getsockname(fd, raw, &length) == 0
-            }
+        do { (listener, self.port) = try LoopbackSocket.listen(port: port) } catch let error as SystemError {
+            throw ServerError("cannot listen on 127.0.0.1:\(port): \(error.reason)")
         }
-        guard bound else {
-            let reason = String(cString: strerror(errno))
-            close(fd)
-            throw ServerError("cannot listen on 127.0.0.1:\(port): \(reason)")
-        }
-        self.listener = fd
-        self.port = Int(UInt16(bigEndian: address.sin_port))
     }
 
     /// Starts accepting connections on a thread of its own; `handler` answers each request.
@@ -71,28 +51,23 @@ public final class LoopbackServer: Sendable {
             return !s.stopped
         }
         guard first else { return }
-        shutdown(listener, Int32(SHUT_RDWR))
-        close(listener)
+        listener.shutdown()
+        listener.close()
     }
 
     private func acceptLoop(_ handler: @escaping @Sendable (InspectorRequest) -> InspectorResponse) {
-        while true {
-            let connection = accept(listener, nil, nil)
-            if connection < 0 {
-                if errno == EINTR || errno == ECONNABORTED { continue }
-                return  // the listener was closed by stop()
-            }
+        while let connection = listener.accept() {  // nil once stop() closed the listener
             let admitted = state.withLock { s -> Bool in
                 guard s.open < Self.maxConnections else { return false }
                 s.open += 1
                 return true
             }
             guard admitted else {
-                Connection(fd: connection).respond(.error(503, "too many connections; try again"))
+                Connection(socket: connection).respond(.error(503, "too many connections; try again"))
                 continue
             }
             let thread = Thread { [self] in
-                Connection(fd: connection).serve(handler)
+                Connection(socket: connection).serve(handler)
                 state.withLock { $0.open -= 1 }
             }
             thread.name = "inspector-connection"
@@ -111,19 +86,10 @@ public struct ServerError: Error, Sendable, CustomStringConvertible {
 
 /// One accepted socket: read one request, answer, close.
 private struct Connection {
-    let fd: Int32
-
-    /// A peer that went away must not kill the process with SIGPIPE.
-    #if os(Linux)
-    static let sendFlags = Int32(MSG_NOSIGNAL)
-    #else
-    static let sendFlags: Int32 = 0
-    #endif
+    let socket: LoopbackSocket
 
     func serve(_ handler: (InspectorRequest) -> InspectorResponse) {
-        var timeout = timeval(tv_sec: LoopbackServer.ioTimeout, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        socket.setTimeouts(seconds: LoopbackServer.ioTimeout)
         do {
             let request = try read()
             var response = handler(request)
@@ -132,7 +98,7 @@ private struct Connection {
         } catch let error as HTTPParseError {
             respond(.error(error.status, error.message))
         } catch {
-            close(fd)
+            socket.close()
         }
     }
 
@@ -160,14 +126,10 @@ private struct Connection {
     }
 
     private func receive(into buffer: inout [UInt8]) throws -> Bool {
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-        if count < 0 {
-            if errno == EINTR { return true }
-            throw HTTPParseError(408, "reading the request timed out")
-        }
-        if count == 0 { return false }
-        buffer.append(contentsOf: chunk[..<count])
+        let chunk: [UInt8]
+        do { chunk = try socket.receive() } catch { throw HTTPParseError(408, "reading the request timed out") }
+        if chunk.isEmpty { return false }
+        buffer.append(contentsOf: chunk)
         return true
     }
 
@@ -181,15 +143,9 @@ private struct Connection {
         return nil
     }
 
-    /// Writes the whole response, then closes the socket.
+    /// Writes the whole response (or as much as the peer takes before it goes), then closes the socket.
     func respond(_ response: InspectorResponse) {
-        let bytes = response.serialized
-        var sent = 0
-        while sent < bytes.count {
-            let count = bytes[sent...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Self.sendFlags) }
-            if count <= 0 { break }
-            sent += count
-        }
-        close(fd)
+        socket.sendAll(response.serialized)
+        socket.close()
     }
 }

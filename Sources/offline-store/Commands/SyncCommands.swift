@@ -49,6 +49,10 @@ extension OfflineStoreCommand {
                 report line per run, with "run", "at", "exitCode" and "nextRunInMs" added. It stops \
                 after --times runs (exit status: the last run's) or on SIGINT/SIGTERM: the current \
                 run finishes and nothing is lost, then exit 0 (a second signal ends it at once).
+
+                With --budget DURATION each sync stops at a safe point before DURATION has passed \
+                (waiting for another process's sync included); what was done stays done, the rest \
+                waits for the next run. Its line gets "stoppedAtBudget" (true or false).
                 """)
 
         @OptionGroup var global: GlobalOptions
@@ -61,20 +65,26 @@ extension OfflineStoreCommand {
         @Option(help: "With --every: stop after this many runs (default: until SIGINT/SIGTERM).")
         var times: Int?
 
+        @Option(help: ArgumentHelp("Stop each sync at a safe point before DURATION has passed (e.g. 25s).",
+                                   valueName: "duration"),
+                transform: IntervalArgument.parse)
+        var budget: Duration?
+
         func validate() throws {
             if times != nil, every == nil { throw ValidationError("--times needs --every") }
             if let times, times < 1 { throw ValidationError("--times must be at least 1") }
         }
 
         mutating func execute() async throws {
-            guard let every else { return try await SyncInvocation.once(.sync, global) }
-            let times = self.times
+            guard let every else { return try await SyncInvocation.once(.sync, global, budget: budget) }
+            let (times, budget) = (self.times, self.budget)
             let status = try await StoreSession.with(global, server: .required) { session in
                 let stop = StopSignal()
                 stop.installHandlers()
-                Output.note("syncing every \(IntervalArgument.describe(every))\(times.map { ", \($0) time(s)" } ?? ""); "
+                Output.note("syncing every \(IntervalArgument.describe(every))\(times.map { ", \($0) time(s)" } ?? "")"
+                    + "\(budget.map { ", each within \(IntervalArgument.describe($0))" } ?? ""); "
                     + "SIGINT or SIGTERM stops after the current run")
-                let job = ScheduledSync(schedule: SyncSchedule(interval: every), times: times, stop: stop)
+                let job = ScheduledSync(schedule: SyncSchedule(interval: every), times: times, budget: budget, stop: stop)
                 return await job.run(on: session.store)
             }
             if status != ExitStatus.success { throw ExitCode(status) }

@@ -1,10 +1,6 @@
 import Foundation
 import OfflineStore
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import OfflineStorePlatform
 
 /// A live progress line on stderr while a sync step runs, only when stderr is a terminal.
 ///
@@ -20,7 +16,7 @@ final class ProgressLine: Sendable {
 
     /// Starts the line (subscribed before the run starts), or returns nil when stderr is not a terminal.
     static func start(_ label: String, store: ObjectStore) -> ProgressLine? {
-        guard isatty(STDERR_FILENO) == 1 else { return nil }
+        guard StandardStream.error.isTerminal else { return nil }
         let events = store.syncEvents()
         let task = Task {
             let clock = ContinuousClock()
@@ -77,6 +73,7 @@ final class ProgressLine: Sendable {
                 return current?.collection != progress.collection || current?.direction != progress.direction
             case .conflict: conflicts += 1
             case .failedEntry: failed += 1
+            case .lateWriteUndone: return false
             }
             return true
         }

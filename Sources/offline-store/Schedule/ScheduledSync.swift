@@ -1,8 +1,9 @@
 import Foundation
 import OfflineStore
 
-/// `sync --every DURATION [--times N]`: runs sync on the library's ``AutoSync`` schedule,
-/// one JSON report line per run.
+/// `sync --every DURATION [--times N] [--budget DURATION]`: runs sync on the library's
+/// ``AutoSync`` schedule, one JSON report line per run; with a budget, each run stops at a
+/// safe point before it ends (``ObjectStore/sync(within:clock:)``).
 ///
 /// A stop request (SIGINT/SIGTERM) never interrupts a run: the current sync finishes
 /// (the first run happens even when the request came before it began), its line is
@@ -13,6 +14,8 @@ struct ScheduledSync {
     var schedule: SyncSchedule
     /// How many runs before the job ends; nil: until stopped.
     var times: Int?
+    /// The longest one run may take; nil: no limit.
+    var budget: Duration?
     var clock: any Clock<Duration> = ContinuousClock()
     /// The source of the lines' timestamps.
     var now: @Sendable () -> Date = { Date() }
@@ -27,7 +30,8 @@ struct ScheduledSync {
         configuration.clock = clock
         configuration.random = random
         let auto = AutoSync(store: store, configuration: configuration)
-        let (stop, times, now) = (stop, times, now)
+        let (stop, times, now, budget) = (stop, times, now, budget)
+        let stoppedAtBudget = Locked<Bool?>(nil)
         // The first run always happens ("sync at once"): a stop request that arrives before
         // it begins takes effect after it, like one during any run.
         let (began, beginning) = AsyncStream<Void>.makeStream()
@@ -42,7 +46,14 @@ struct ScheduledSync {
             beginning.yield()
             let progress = ProgressLine.start(SyncInvocation.Kind.sync.rawValue, store: store)
             do {
-                let report = try await store.sync()
+                let report: SyncReport
+                if let budget {
+                    let result = try await store.sync(within: budget)
+                    stoppedAtBudget.withLock { $0 = result.stoppedAtBudget }
+                    report = result.report
+                } else {
+                    report = try await store.sync()
+                }
                 await progress?.finish()
                 return report
             } catch {
@@ -50,7 +61,8 @@ struct ScheduledSync {
                 throw error
             }
         }, onRun: { run in
-            let outcome = SyncInvocation.Outcome(run, store: store)
+            var outcome = SyncInvocation.Outcome(run, store: store)
+            if budget != nil { outcome.stoppedAtBudget = stoppedAtBudget.withLock { $0 ?? false } }
             let isLast = times.map { run.number >= $0 } ?? false
             var line = outcome.json
             line["run"] = .int(Int64(run.number))

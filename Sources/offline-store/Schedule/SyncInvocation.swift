@@ -15,6 +15,8 @@ struct SyncInvocation {
         var failure: CLIError?
         /// How long the server asked us to wait, when it did.
         var retryAfter: Duration?
+        /// With `--budget`: whether the run stopped at a safe point to stay within it.
+        var stoppedAtBudget: Bool?
 
         /// 0, 4 (conflicts or failed entries remain) or the failure's code.
         var exitCode: Int32 {
@@ -22,21 +24,31 @@ struct SyncInvocation {
             return report.conflicts > 0 || report.failed > 0 ? ExitStatus.unresolved : ExitStatus.success
         }
 
-        var json: JSONValue { Shape.report(report, error: failure?.message) }
+        var json: JSONValue {
+            var json = Shape.report(report, error: failure?.message)
+            if let stoppedAtBudget { json["stoppedAtBudget"] = .bool(stoppedAtBudget) }
+            return json
+        }
     }
 
-    /// Runs one step, with a live progress line on stderr when it is a terminal.
-    static func perform(_ kind: Kind, on store: ObjectStore) async -> Outcome {
+    /// Runs one step, with a live progress line on stderr when it is a terminal; a sync with
+    /// a `budget` stops at a safe point before it ends.
+    static func perform(_ kind: Kind, on store: ObjectStore, budget: Duration? = nil) async -> Outcome {
         let progress = ProgressLine.start(kind.rawValue, store: store)
-        let outcome: Outcome
+        var outcome: Outcome
         do {
-            let report = switch kind {
-            case .flush: try await store.flush()
-            case .refresh: try await store.refresh()
-            case .fullRefresh: try await store.refresh(full: true)
-            case .sync: try await store.sync()
+            if kind == .sync, let budget {
+                let result = try await store.sync(within: budget)
+                outcome = Outcome(report: result.report, stoppedAtBudget: result.stoppedAtBudget)
+            } else {
+                let report = switch kind {
+                case .flush: try await store.flush()
+                case .refresh: try await store.refresh()
+                case .fullRefresh: try await store.refresh(full: true)
+                case .sync: try await store.sync()
+                }
+                outcome = Outcome(report: report)
             }
-            outcome = Outcome(report: report)
         } catch let interrupted as OfflineStoreError where interrupted.report != nil {
             outcome = Outcome(report: interrupted.report ?? SyncReport(), failure: CLIError.describe(interrupted),
                               retryAfter: interrupted.retryAfter)
@@ -44,6 +56,7 @@ struct SyncInvocation {
             outcome = Outcome(report: (try? leftCounts(store)) ?? SyncReport(), failure: CLIError.describe(error),
                               retryAfter: (error as? OfflineStoreError)?.retryAfter)
         }
+        if budget != nil, outcome.stoppedAtBudget == nil { outcome.stoppedAtBudget = false }
         await progress?.finish()
         return outcome
     }
@@ -62,7 +75,7 @@ struct SyncInvocation {
     /// SIGINT or SIGTERM cancels the run: it stops at its next safe point (an answer already
     /// on its way is awaited and settled, nothing more is sent), prints what it did and
     /// exits 130. A second signal ends the process at once (the store is crash-safe).
-    static func once(_ kind: Kind, _ options: GlobalOptions) async throws {
+    static func once(_ kind: Kind, _ options: GlobalOptions, budget: Duration? = nil) async throws {
         try await StoreSession.with(options, server: .required) { session in
             let stop = StopSignal()
             stop.installHandlers()
@@ -70,7 +83,7 @@ struct SyncInvocation {
             if store.isSyncing {
                 Output.note("another process is syncing this store; waiting for its run to finish (SIGINT stops)")
             }
-            let run = Task { await perform(kind, on: store) }
+            let run = Task { await perform(kind, on: store, budget: budget) }
             let canceller = Task {
                 await stop.wait()
                 if stop.isRequested { run.cancel() }

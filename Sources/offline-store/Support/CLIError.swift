@@ -6,6 +6,8 @@ import OfflineStore
 enum ExitStatus {
     static let success: Int32 = 0
     static let failure: Int32 = 1
+    /// `check-server`: a guarantee the resources file relies on does not hold on the server.
+    static let guaranteeMissing: Int32 = 2
     static let notFound: Int32 = 3
     static let unresolved: Int32 = 4
     static let unreachable: Int32 = 5

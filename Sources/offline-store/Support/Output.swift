@@ -72,7 +72,8 @@ enum Shape {
             "pending": .int(Int64(report.pending)),
             "conflictsDetected": .int(Int64(report.conflictsDetected)),
             "conflictsResolved": .int(Int64(report.conflictsResolved)),
-            "leftScope": .int(Int64(report.leftScope)),
+            "leftScope": .int(Int64(report.leftScope)), "swept": .int(Int64(report.swept)),
+            "lateWritesUndone": .int(Int64(report.lateWritesUndone)),
             "error": optional(error),
         ]
     }

@@ -1,11 +1,7 @@
 import Foundation
 import OfflineStore
 import Testing
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import OfflineStorePlatform
 
 /// The built `offline-store` executable: `$OFFLINE_STORE_BIN`, next to the test bundle, or
 /// in the package's `.build/debug`. Missing is a test failure, never a skip.
@@ -158,7 +154,7 @@ final class CLIProcess: @unchecked Sendable {
         DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [outcome, pid] in
             guard outcome.status.withLock({ $0 }) == nil else { return }
             outcome.timedOut.withLock { $0 = true }
-            _ = kill(pid, SIGKILL)
+            Signals.send(Signals.kill, to: pid)
         }
     }
 
@@ -185,7 +181,7 @@ final class CLIProcess: @unchecked Sendable {
     /// Sends a signal to the process (none once it was reaped: its pid may be reused).
     func send(_ signal: Int32) {
         guard outcome.status.withLock({ $0 }) == nil else { return }
-        _ = kill(pid, signal)
+        Signals.send(signal, to: pid)
     }
 
     /// Waits for the process to end and for its output; throws when the watchdog killed it.

@@ -1,11 +1,6 @@
 import Foundation
 import OfflineStore
 import Testing
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// `sync --every`: one report line per run, backoff after failures, and a clean stop on
 /// SIGTERM that loses nothing. Every wait is on the process's output or exit, never a sleep.

@@ -2,11 +2,6 @@ import Foundation
 import GRDB
 import OfflineStore
 import Testing
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// The real Kinto the CLI tests run against, from `$KINTO_URL` (scripts/test starts it).
 enum CLIKinto {
@@ -26,20 +21,7 @@ enum CLIKinto {
 
     /// The URL of a server that is not there: a port on 127.0.0.1 bound, then closed.
     static func unreachableURL() -> String {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        precondition(fd >= 0, "socket() failed")
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw in
-                bind(fd, raw, length) == 0 && getsockname(fd, raw, &length) == 0
-            }
-        }
-        precondition(bound, "bind() on 127.0.0.1 failed")
-        return "http://127.0.0.1:\(UInt16(bigEndian: address.sin_port))/v1"
+        "http://127.0.0.1:\(KintoServer.closedPort())/v1"
     }
 }
 

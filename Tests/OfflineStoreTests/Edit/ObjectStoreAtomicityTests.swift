@@ -1,6 +1,6 @@
 import GRDB
 import Testing
-@_spi(Testing) @testable import OfflineStore
+@testable import OfflineStore
 
 /// Every write is atomic: the object row and its queue entry commit together or not at all (SPEC §2, §11).
 @Suite("ObjectStore write atomicity")

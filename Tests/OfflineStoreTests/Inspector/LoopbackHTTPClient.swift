@@ -1,9 +1,5 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import OfflineStorePlatform
 
 /// A blocking HTTP/1.1 client for 127.0.0.1, on a thread of its own per request.
 ///
@@ -32,45 +28,31 @@ enum LoopbackHTTPClient {
     }
 
     private static func exchange(_ request: Data, port: Int, timeout: Int) throws -> (status: Int, body: Data) {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw Failure(description: "socket() failed") }
-        defer { close(fd) }
-        var time = timeval(tv_sec: timeout, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = UInt16(port).bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-            }
+        let socket: LoopbackSocket
+        do { socket = try LoopbackSocket.connect(port: port) } catch {
+            throw Failure(description: "cannot connect to 127.0.0.1:\(port)")
         }
-        guard connected else { throw Failure(description: "cannot connect to 127.0.0.1:\(port)") }
-        let bytes = [UInt8](request)
-        var sent = 0
-        while sent < bytes.count {
-            let n = bytes[sent...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, 0) }
-            guard n > 0 else { throw Failure(description: "writing to 127.0.0.1:\(port) failed") }
-            sent += n
-        }
+        defer { socket.close() }
+        socket.setTimeouts(seconds: timeout)
+        guard socket.sendAll([UInt8](request)) else { throw Failure(description: "writing to 127.0.0.1:\(port) failed") }
         // Read until the head and `Content-Length` bytes of body are in: chromedriver keeps
         // the connection open despite `Connection: close`.
         var reply: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65536)
         while true {
             if let (status, headEnd, length) = try parseHead(reply), reply.count >= headEnd + 4 + length {
                 return (status, Data(reply[(headEnd + 4)..<(headEnd + 4 + length)]))
             }
-            let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            if n < 0 { throw Failure(description: "reading from 127.0.0.1:\(port) failed or timed out") }
-            if n == 0 {
+            let chunk: [UInt8]
+            do { chunk = try socket.receive(maximum: 65536) } catch {
+                throw Failure(description: "reading from 127.0.0.1:\(port) failed or timed out")
+            }
+            if chunk.isEmpty {
                 guard let (status, headEnd, _) = try parseHead(reply) else {
                     throw Failure(description: "127.0.0.1:\(port) closed before answering")
                 }
                 return (status, Data(reply[(headEnd + 4)...]))
             }
-            reply.append(contentsOf: chunk[..<n])
+            reply.append(contentsOf: chunk)
         }
     }
 

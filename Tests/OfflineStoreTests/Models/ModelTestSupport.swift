@@ -16,8 +16,8 @@ struct Todo: SyncModel, Equatable {
 struct Item: SyncModel, Equatable {
     static let collectionName = "items"
 
-    enum Priority: String, Codable, Sendable, ModelQueryValue { case low, high }
-    enum Size: Int, Codable, Sendable, ModelQueryValue { case small = 1, large = 3 }
+    enum Priority: String, Codable, Sendable, CaseIterable, ModelQueryValue { case low, high }
+    enum Size: Int, Codable, Sendable, CaseIterable, ModelQueryValue { case small = 1, large = 3 }
     struct Dimensions: Codable, Sendable, Equatable { var width: Double; var depth: Double; var unit: String }
 
     var id: String
@@ -41,11 +41,11 @@ struct Item: SyncModel, Equatable {
     }
 }
 
-/// A model whose dates are milliseconds since 1970 and whose `dueDate` is stored as `due_date`.
+/// A model whose dates are milliseconds since 1970 and whose `dueDate` is stored as
+/// `due_date` (its `CodingKeys` say so, and nothing else: queries find the stored name).
 struct Reminder: SyncModel, Equatable {
     static let collectionName = "reminders"
     static var dateEncoding: ModelDateEncoding { .millisecondsSince1970 }
-    static var renamedFields: [PartialKeyPath<Reminder>: String] { [\.dueDate: CodingKeys.dueDate.stringValue] }
 
     var id: String
     var dueDate: Date

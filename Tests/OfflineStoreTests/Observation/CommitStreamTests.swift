@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@_spi(Testing) @testable import OfflineStore
+@testable import OfflineStore
 
 /// `commits()`: this store's committed writes, and other connections' as the store notices
 /// them; the stream ends with its consumer or the store.
@@ -41,10 +41,10 @@ struct CommitStreamTests {
             let watcher = store.observers.externalChanges
             withExtendedLifetime(store.commits()) {
                 #expect(watcher.isPolling)
-                #expect(store.runningObservationCount == 1)
+                #expect(store.observers.runningCount == 1)
             }
             #expect(!watcher.isPolling, "the last subscription gone, nothing polls")
-            #expect(store.runningObservationCount == 0)
+            #expect(store.observers.runningCount == 0)
         }
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@_spi(Testing) @testable import OfflineStore
+@testable import OfflineStore
 
 /// Every observation ends when its store is closed (Docs/Observing.md): a loop over it
 /// leaves normally, with no error, and nothing of it keeps running.
@@ -45,7 +45,7 @@ import Testing
     @Test func observePendingCountEndsOnClose() async throws {
         let temporary = try TemporaryStore(collections: [CollectionDescriptor("todos")])
         #expect(try await Self.endsOnClose(temporary.store, temporary.store.observePendingCount()) >= 1)
-        #expect(temporary.store.runningObservationCount == 0)
+        #expect(temporary.store.observers.runningCount == 0)
     }
 
     @Test func streamsEndOnClose() async throws {

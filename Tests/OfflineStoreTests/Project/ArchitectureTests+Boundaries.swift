@@ -4,15 +4,6 @@ import Testing
 /// The boundaries of Docs/Architecture.md: a facade that only composes, the edit and sync
 /// engines beside each other, the persistence layer below them, rules that production calls.
 extension ArchitectureTests {
-    /// A file's code without its comments (whole-line `//` and `///` comments, and trailing ` // …`).
-    static func code(of text: String) -> String {
-        text.components(separatedBy: "\n").compactMap { line -> String? in
-            if line.trimmingCharacters(in: .whitespaces).hasPrefix("//") { return nil }
-            guard let comment = line.range(of: " // ") else { return line }
-            return String(line[..<comment.lowerBound])
-        }.joined(separator: "\n")
-    }
-
     /// The top-level types a file declares.
     static func declaredTypes(in text: String) throws -> [String] {
         let pattern = try Regex(#"(?m)^(?:public |final |indirect |@\w+ )*(?:struct|enum|class|actor|protocol) ([A-Z]\w*)"#)
@@ -40,7 +31,7 @@ extension ArchitectureTests {
         var found: [String] = []
         for file in files where file.path.hasPrefix("Persistence/") {
             // The settings the store was opened with are a value every layer reads.
-            let code = Self.code(of: file.text)
+            let code = Self.withoutComments(file.text)
                 .replacingOccurrences(of: "ObjectStore.Configuration", with: "").replacingOccurrences(of: "ObjectStore.FileProtection", with: "")
             for type in Set(Self.identifiers(in: code).map(String.init)).intersection(above) { found.append("\(file.path): \(type)") }
         }
@@ -53,7 +44,7 @@ extension ArchitectureTests {
         for target in ["OfflineStoreInspector", "offline-store", "OfflineStoreTesting"] {
             let walker = try #require(FileManager.default.enumerator(at: root.appendingPathComponent(target), includingPropertiesForKeys: nil))
             for case let url as URL in walker where url.pathExtension == "swift" {
-                let code = Self.code(of: try String(contentsOf: url, encoding: .utf8))
+                let code = Self.withoutComments(try String(contentsOf: url, encoding: .utf8))
                 if code.contains("import GRDB") || Self.sqlMarks.contains(where: code.contains) { offenders.append("\(target)/\(url.lastPathComponent)") }
             }
         }
@@ -84,7 +75,7 @@ extension ArchitectureTests {
                            "Backend.push", "backend.pull", "backend.push", "QueueTable.append", "ObjectRow(collection"]
         let facade = try Self.files().filter { ($0.path as NSString).lastPathComponent.hasPrefix("ObjectStore") }
         for file in facade {
-            let code = Self.code(of: file.text)
+            let code = Self.withoutComments(file.text)
             for part in engineParts where code.contains(part) { Issue.record("\(file.path) uses \(part): forward to an engine") }
         }
         #expect(try Self.files().filter { $0.text.contains("final class EditEngine") }.map(\.path) == ["Edit/EditEngine.swift"])
@@ -102,7 +93,7 @@ extension ArchitectureTests {
         var uses: [Substring: Int] = [:], declarations: [Substring: Int] = [:]
         for file in files {
             var previous: Substring = ""
-            for identifier in Self.identifiers(in: Self.code(of: file.text)) {
+            for identifier in Self.identifiers(in: Self.withoutComments(file.text)) {
                 if ["func", "var", "let", "case"].contains(previous) { declarations[identifier, default: 0] += 1 }
                 else { uses[identifier, default: 0] += 1 }
                 previous = identifier
@@ -111,17 +102,14 @@ extension ArchitectureTests {
         let member = try Regex(#"(?m)^\s+(?:static |mutating |public )*(?:func|var|let) ([a-z]\w*)"#)
         var unused: [String] = []
         for rule in rules {
-            for match in Self.code(of: rule.text).matches(of: member) {
+            for match in Self.withoutComments(rule.text).matches(of: member) {
                 guard let name = match.output[1].substring, uses[name, default: 0] == 0 else { continue }
                 unused.append("\(rule.path): \(name)")
             }
         }
         #expect(unused.isEmpty, "rule members production never uses (test them through what production calls): \(unused)")
 
-        let tests = DocumentationTests.root.appendingPathComponent("Tests/OfflineStoreTests")
-        let walker = try #require(FileManager.default.enumerator(at: tests, includingPropertiesForKeys: nil))
-        var testText = ""
-        for case let url as URL in walker where url.pathExtension == "swift" { testText += try String(contentsOf: url, encoding: .utf8) }
+        let testText = try Self.testFiles().map(\.text).joined(separator: "\n")
         // The rule each file is named for.
         let named = rules.map { (($0.path as NSString).lastPathComponent as NSString).deletingPathExtension }
         let tested = Set(Self.identifiers(in: testText).map(String.init))
@@ -130,20 +118,33 @@ extension ArchitectureTests {
 }
 
 extension ArchitectureTests {
+    /// The Swift files of both test targets (the suite that needs servers or the file
+    /// system, and the unit target), by file name, with their text.
+    static func testFiles() throws -> [(name: String, text: String)] {
+        var files: [(name: String, text: String)] = []
+        for target in ["Tests/OfflineStoreTests", "Tests/OfflineStoreUnitTests"] {
+            let folder = DocumentationTests.root.appendingPathComponent(target)
+            let walker = try #require(FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil))
+            for case let url as URL in walker where url.pathExtension == "swift" {
+                files.append((url.lastPathComponent, try String(contentsOf: url, encoding: .utf8)))
+            }
+        }
+        #expect(files.contains { $0.name == "SyncLifecycleTests.swift" }, "the walk found the unit target")
+        return files
+    }
+
     /// A test that waits for a stream's next element hangs forever when the element never
     /// comes: every suite of a test file that awaits one carries a time limit.
     @Test func everyTestThatAwaitsAStreamHasATimeLimit() throws {
-        let tests = DocumentationTests.root.appendingPathComponent("Tests/OfflineStoreTests")
-        let walker = try #require(FileManager.default.enumerator(at: tests, includingPropertiesForKeys: nil))
         // Iterating a sequence, or asking an iterator for its next element (task groups aside).
         let awaitsAStream = try Regex(#"for (try )?await [^\n]* in (?!group\b)|await (?!group\.)[A-Za-z_.]+\.next\("#)
         var checked = 0, missing: [String] = []
-        for case let url as URL in walker where url.pathExtension == "swift" {
-            let code = Self.code(of: try String(contentsOf: url, encoding: .utf8))
+        for file in try Self.testFiles() {
+            let code = Self.withoutComments(file.text)
             guard code.contains(awaitsAStream) else { continue }
             checked += 1
             for suite in code.components(separatedBy: "\n").filter({ $0.contains("@Suite") }) where !suite.contains(".timeLimit(") {
-                missing.append("\(url.lastPathComponent): \(suite.trimmingCharacters(in: .whitespaces))")
+                missing.append("\(file.name): \(suite.trimmingCharacters(in: .whitespaces))")
             }
         }
         #expect(checked >= 10, "the walk found the tests that await streams: \(checked)")

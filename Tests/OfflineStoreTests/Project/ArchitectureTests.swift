@@ -26,7 +26,7 @@ struct ArchitectureTests {
         let files = try Self.files()
         #expect(files.count > 150, "the walk found the sources: \(files.count)")
         let offenders = files.filter { !$0.path.hasPrefix("Persistence/") }
-            .filter { file in Self.sqlMarks.contains { Self.code(of: file.text).contains($0) } }.map(\.path)
+            .filter { file in Self.sqlMarks.contains { Self.withoutComments(file.text).contains($0) } }.map(\.path)
         #expect(offenders.isEmpty, "SQL outside Sources/OfflineStore/Persistence: \(offenders)")
     }
 
@@ -53,7 +53,7 @@ struct ArchitectureTests {
         // the engine and the local store by what they do.
         // The sync engine is split by step (flush, push answers, refresh, own writes, re-keying,
         // conflicts, fetch, blobs) and by what it orchestrates (runs, resets, scopes).
-        let limits = ["ObjectStore": 13, "SyncEngine": 12, "LocalStore": 6]
+        let limits = ["ObjectStore": 14, "SyncEngine": 12, "LocalStore": 6]
         for (type, paths) in filesPerType {
             let limit = limits[type] ?? 10
             #expect(paths.count <= limit, "\(type) is extended from \(paths.count) files: \(paths.sorted())")

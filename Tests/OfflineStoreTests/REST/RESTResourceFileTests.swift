@@ -12,14 +12,15 @@ struct RESTResourceFileTests {
     /// What a resource does, as text (RESTResource holds closures, so it is not Equatable).
     static func summary(_ r: RESTResource) -> String {
         let nested = r.nested.map { "\($0.path) \($0.operations.map(\.rawValue).sorted())" } ?? "-"
-        return [r.path, r.memberPath, r.formatSuffix ?? "-", r.wrapKey ?? "-", nested, "\(r.keyStyle)",
-                "\(r.renames.sorted { $0.key < $1.key })", "\(r.neverSent.sorted())", "\(r.codecs.keys.sorted())",
-                r.updateMethod.rawValue, "\(r.concurrency)", r.versionField ?? "-", "\(r.ids)", r.idPattern ?? "-",
-                "\(r.associations.sorted { $0.key < $1.key })", r.createLookupParameter ?? "-",
-                r.pull.cursorParameter, r.pull.cursorField, r.pull.tombstoneField ?? "-", r.pull.listKey ?? "-",
-                "\(r.pull.paging)", "\(r.pull.isEnabled)",
-                "\(r.blobRoutes.mapValues { [$0.path, $0.method, $0.partName, $0.urlField, $0.sha256Field] + $0.metadataFields }.sorted { $0.key < $1.key })",
-        ].joined(separator: " | ")
+        let routes: [String] = [r.path, r.memberPath, r.formatSuffix ?? "-", r.wrapKey ?? "-", nested, "\(r.keyStyle)",
+                                "\(r.renames.sorted { $0.key < $1.key })", "\(r.neverSent.sorted())", "\(r.codecs.keys.sorted())",
+                                r.updateMethod.rawValue, "\(r.concurrency)", r.versionField ?? "-", "\(r.ids)", r.idPattern ?? "-",
+                                "\(r.associations.sorted { $0.key < $1.key })", r.createLookupParameter ?? "-", "\(r.lostCreates)"]
+        let pull: [String] = [r.pull.cursorParameter ?? "-", r.pull.cursorField, r.pull.tombstoneField ?? "-",
+                              r.pull.listKey ?? "-", r.pull.countField ?? "-", r.pull.deletions.rawValue,
+                              "\(r.pull.paging)", "\(r.pull.isEnabled)"]
+        let blobs = "\(r.blobRoutes.mapValues { [$0.path, $0.method, $0.partName, $0.urlField, $0.sha256Field] + $0.metadataFields }.sorted { $0.key < $1.key })"
+        return (routes + pull + [blobs]).joined(separator: " | ")
     }
 
     @Test func theRailsExampleFileDescribesTheRailsTestResources() throws {

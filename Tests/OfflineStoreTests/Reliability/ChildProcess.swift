@@ -1,9 +1,4 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// A child process whose standard output is read line by line, and which the reader may
 /// kill with SIGKILL at the line of its choice: kill points are counted in lines the
@@ -47,7 +42,7 @@ struct ChildProcess {
                 buffer.removeSubrange(...newline)
                 outcome.lines.append(line)
                 guard !outcome.killed, case .kill(let delay) = decide(line) else { continue }
-                if delay > 0 { usleep(delay) }
+                if delay > 0 { Thread.sleep(forTimeInterval: Double(delay) / 1_000_000) }
                 child.kill()
                 outcome.killed = true  // read on to the end: lines printed before death count too
             }

@@ -1,16 +1,15 @@
 import Foundation
 import GRDB
 import Testing
+import OfflineStorePlatform
 @testable import OfflineStore
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// A store on a full disk refuses the write that does not fit with a clear, typed error,
 /// keeps every acknowledged edit and leaves nothing half-written (SPEC §2, §11).
 ///
-/// As root on Linux the store lives on a 512 KiB tmpfs (`mount -t tmpfs`), a real full file
-/// system; where mounting is not permitted, SQLite's `PRAGMA max_page_count` simulates it.
+/// Where the platform layer can mount one (`SmallVolume`: a tmpfs, as root on Linux) the
+/// store lives on a 1 MiB file system, a real full disk; elsewhere SQLite's
+/// `PRAGMA max_page_count` simulates it.
 /// The test prints which one ran.
 @Suite("Store on a full disk")
 struct FullDiskTests {
@@ -18,14 +17,14 @@ struct FullDiskTests {
         try await withTemporaryDirectory { directory in
             let mountPoint = directory.path("tmpfs")
             try FileManager.default.createDirectory(atPath: mountPoint, withIntermediateDirectories: true)
-            let mounted = try await offPool { Self.run("/bin/mount", ["-t", "tmpfs", "-o", "size=512k,mode=0700", "tmpfs", mountPoint]) }
-            print("FullDiskTests: \(mounted ? "a 512 KiB tmpfs (real ENOSPC)" : "PRAGMA max_page_count (simulated)")")
+            let mounted = try await offPool { SmallVolume.mount(at: mountPoint, kilobytes: 1024) }
+            print("FullDiskTests: \(mounted ? "a 1 MiB tmpfs (real ENOSPC)" : "PRAGMA max_page_count (simulated)")")
             let path = mounted ? mountPoint + "/store.sqlite" : directory.path("store.sqlite")
             do { try await Self.fill(path: path, simulate: !mounted) } catch {
-                if mounted { _ = try await offPool { Self.run("/bin/umount", [mountPoint]) } }
+                if mounted { try await offPool { SmallVolume.unmount(mountPoint) } }
                 throw error
             }
-            if mounted { _ = try await offPool { Self.run("/bin/umount", [mountPoint]) } }
+            if mounted { try await offPool { SmallVolume.unmount(mountPoint) } }
         }
     }
 
@@ -54,7 +53,7 @@ struct FullDiskTests {
             let error = try #require(failure, "the disk never filled up")
             #expect(error.code == .storage, "\(error)")
             #expect(error.message.contains("full"), "the message should say the disk is full: \(error.message)")
-            #expect(acknowledged.count > 10)
+            #expect(acknowledged.count > 10, "the file system filled before 11 edits: \(acknowledged.count)")
 
             // Every acknowledged edit is there with its queue entry; the refused one left nothing.
             #expect(try items.count() == acknowledged.count)
@@ -65,12 +64,5 @@ struct FullDiskTests {
             // Reads still work on the full disk.
             #expect(try items.find(acknowledged[0])?["payload"] == .string(payload))
         }
-    }
-
-    /// Runs a command as root, true when it exits 0.
-    static func run(_ tool: String, _ arguments: [String]) -> Bool {
-        guard getuid() == 0, FileManager.default.isExecutableFile(atPath: tool),
-              let child = try? Spawned([tool] + arguments) else { return false }
-        return child.wait() == 0
     }
 }

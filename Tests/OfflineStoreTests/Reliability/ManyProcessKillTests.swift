@@ -1,17 +1,16 @@
 import Foundation
 import Testing
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import OfflineStorePlatform
 
 /// Many processes on one store file while the process that holds the sync is killed with
 /// SIGKILL, again and again: an immediate `offline-store` editor, a deferred editor (this
 /// process, through the library), a loop of one-shot `sync`s, and a `sync --every 50ms`
-/// service that is killed whenever it holds the sync lock (read from `/proc/locks`) and a
-/// seeded coin says so, then started again. Its in-flight entries must be recovered by the
-/// next holder only, and nothing may fail, be lost or be duplicated.
+/// service that is killed whenever it holds the sync lock and a seeded coin says so (the
+/// first time in each round, always), then started again. The holder is found through the
+/// platform layer (`FileLocking.holder(of:)`: the lock is held, and the holder's note names
+/// the service), the same way on Linux and Darwin; a run that kills nothing fails. The
+/// service's in-flight entries must be recovered by the next holder only, and nothing may
+/// fail, be lost or be duplicated.
 ///
 /// `RELIABILITY_MP_ROUNDS` sets the rounds (2 by default; `scripts/torture` runs 20).
 @Suite("Many processes with kill -9 of the sync holder (real Kinto)", .serialized)
@@ -19,9 +18,8 @@ struct ManyProcessKillTests {
     static let edits = 8
 
     @Test(.liveServer) func killingTheSyncHolderLosesAndDuplicatesNothing() async throws {
-        let environment = ProcessInfo.processInfo.environment
-        let rounds = environment["RELIABILITY_MP_ROUNDS"].flatMap(Int.init) ?? 2
-        let seed = environment["RELIABILITY_SEED"].flatMap(UInt64.init) ?? 20_250_901
+        let rounds = TestEnvironment.number("RELIABILITY_MP_ROUNDS", default: 2)
+        let seed = TestEnvironment.reliabilitySeed
         var random = ObjectStoreCrashTests.SeededGenerator(state: seed)
         var tally = ReliabilityTally(scenario: "many processes, kill -9 of the sync holder")
         var failures: [String] = []
@@ -42,7 +40,9 @@ struct ManyProcessKillTests {
                     return try await group.reduce(into: []) { $0 += $1 }
                 }.map { "round \(round): \($0)" }
                 killer.cancel()
-                tally.injected += try await killer.value
+                let kills = try await killer.value
+                #expect(kills > 0, "round \(round): the service was never seen holding the sync lock, so nothing was killed")
+                tally.injected += kills
                 try await service.stop()
                 tally.runs += 1
                 try await ManyProcessWorkload.check(workspace, shared, editors: ["cli", "library"], edits: Self.edits,
@@ -75,55 +75,37 @@ struct ManyProcessKillTests {
         }
 
         func stop() async throws {
-            process?.send(SIGTERM)
+            process?.send(Signals.terminate)
             if let result = try await process?.finish() {
                 #expect(result.status == 0 || result.status == 5, "\(result)")
             }
             process = nil
         }
 
-        /// Watches `/proc/locks` until cancelled; kills the service when it holds the sync
-        /// lock and the seeded coin says so, then starts it again. Returns the kills.
+        /// Watches the sync lock until cancelled; kills the service when it holds the lock
+        /// and the seeded coin says so (always the first time), then starts it again.
+        /// Returns the kills.
         func killWhileHoldingTheLock(seed: UInt64, chance: UInt64) async throws -> Int {
             var random = ObjectStoreCrashTests.SeededGenerator(state: seed)
             var kills = 0
+            let lockFile = path + ".sync-lock"
             while !Task.isCancelled {
-                if let process, let inode = Self.inode(of: path + ".sync-lock"),
-                   Self.lockHolders(inode: inode).contains(process.processIdentifier) {
-                    if random.next() % chance == 0 {
-                        process.send(SIGKILL)
+                if let process, FileLocking.holder(of: lockFile) == process.processIdentifier {
+                    if kills == 0 || random.next() % chance == 0 {
+                        process.send(Signals.kill)
                         _ = try? await process.finish()
                         kills += 1
                         try await start()
                     } else {
                         // Let this run go: wait until it released the lock.
-                        while Self.lockHolders(inode: inode).contains(process.processIdentifier), !Task.isCancelled {
+                        while FileLocking.holder(of: lockFile) == process.processIdentifier, !Task.isCancelled {
                             try? await Task.sleep(for: .milliseconds(1))
                         }
                     }
                 }
-                try? await Task.sleep(for: .milliseconds(1))   // polls /proc/locks
+                try? await Task.sleep(for: .milliseconds(1))   // polls the lock
             }
             return kills
-        }
-
-        static func inode(of path: String) -> UInt64? {
-            var info = stat()
-            return stat(path, &info) == 0 ? UInt64(info.st_ino) : nil
-        }
-
-        /// The pids holding (not waiting for) a flock on the inode, from `/proc/locks`.
-        static func lockHolders(inode: UInt64) -> Set<Int32> {
-            guard let text = try? String(contentsOfFile: "/proc/locks", encoding: .utf8) else { return [] }
-            var pids = Set<Int32>()
-            for line in text.split(separator: "\n") where !line.contains("->") {
-                let fields = line.split(separator: " ")
-                guard fields.count >= 6, fields[1] == "FLOCK",
-                      fields[5].split(separator: ":").last.flatMap({ UInt64($0) }) == inode,
-                      let pid = Int32(fields[4]) else { continue }
-                pids.insert(pid)
-            }
-            return pids
         }
     }
 }

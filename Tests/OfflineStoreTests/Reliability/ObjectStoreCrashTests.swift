@@ -2,11 +2,7 @@ import Foundation
 import GRDB
 import Testing
 @testable import OfflineStore
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import OfflineStorePlatform
 
 /// No acknowledged edit is lost when the process is killed (SPEC §11).
 ///
@@ -124,7 +120,7 @@ struct ObjectStoreCrashTests {
         let child = try ChildSpawn(executable: writer.path, arguments: [storePath, String(seed), String(firstValue)],
                                    stderr: .file(stderrPath))
         var reaped = false
-        defer { if !reaped { kill(child.pid, SIGKILL); _ = child.waitForExit() } }
+        defer { if !reaped { child.signal(Signals.kill); _ = child.waitForExit() } }
 
         var run = WriterRun()
         var buffer: [UInt8] = []
@@ -152,7 +148,7 @@ struct ObjectStoreCrashTests {
                 case .duringEdit(let n): due = kind == "intent" && run.intents.count == n + 1
                 }
                 if due {
-                    kill(child.pid, SIGKILL)
+                    child.signal(Signals.kill)
                     // Go on reading to the end: lines the writer printed before it died count too.
                     run.killed = true
                 }

@@ -7,24 +7,50 @@ import OfflineStore
 /// server's records: 0 missed, 0 extra (SPEC §6, §11).
 ///
 /// The real hazards (late commits, 409s from concurrent transactions) need Kinto on
-/// PostgreSQL: `scripts/torture` starts one (`scripts/postgres`) and passes its URL in
-/// `RELIABILITY_PG_KINTO_URL`, with `RELIABILITY_PG_ROUNDS` rounds. The normal suite runs a
-/// short version of the same scenario on the memory Kinto of `KINTO_URL`.
-@Suite("Concurrent writers while refreshing (Kinto, PostgreSQL in scripts/torture)", .serialized)
+/// PostgreSQL: `scripts/torture` starts a cluster (`scripts/cluster`: PostgreSQL, two Kinto
+/// nodes, haproxy round-robin) and passes one node's URL in `RELIABILITY_PG_KINTO_URL` and the
+/// cluster's in `RELIABILITY_CLUSTER_URL`, with `RELIABILITY_PG_ROUNDS` rounds each. Through
+/// the cluster, consecutive requests (the pages of one pull, a push and the pull after it) land
+/// on different nodes, and the test checks they did. The normal suite runs a short version of
+/// the same scenario on the memory Kinto of `KINTO_WORKLOAD_URL` (Docs/Reliability.md says why
+/// the cluster is not in it).
+@Suite("Concurrent writers while refreshing (Kinto; PostgreSQL and the cluster in scripts/torture)", .serialized)
 struct PostgresHazardTests {
-    @Test(.liveServer) func refreshMissesNothingUnderConcurrentWriters() async throws {
-        let environment = ProcessInfo.processInfo.environment
-        let onPostgres = environment["RELIABILITY_PG_KINTO_URL"].flatMap(URL.init(string:))
-        let server = try onPostgres ?? KintoServer.workloadURL()
+    /// A server the scenario runs against.
+    struct Target: Sendable, CustomStringConvertible {
+        var name: String
+        var url: URL?
+        /// Whether answers name the node that served them (`X-Kinto-Node`, scripts/cluster).
+        var isCluster = false
+        var description: String { name }
+
+        /// The PostgreSQL node and the cluster when scripts/torture set them, else the memory Kinto.
+        static var configured: [Target] {
+            let environment = ProcessInfo.processInfo.environment
+            var targets: [Target] = []
+            if let url = environment["RELIABILITY_PG_KINTO_URL"].flatMap(URL.init(string:)) {
+                targets.append(Target(name: "PostgreSQL", url: url))
+            }
+            if let url = environment["RELIABILITY_CLUSTER_URL"].flatMap(URL.init(string:)) {
+                targets.append(Target(name: "cluster of 2 Kinto nodes", url: url, isCluster: true))
+            }
+            return targets.isEmpty ? [Target(name: "memory", url: nil)] : targets
+        }
+    }
+
+    @Test(.liveServer, arguments: Target.configured)
+    func refreshMissesNothingUnderConcurrentWriters(_ target: Target) async throws {
+        let server = try target.url ?? KintoServer.workloadURL()
         let rounds = TestEnvironment.number("RELIABILITY_PG_ROUNDS", default: 3)
         let seed = TestEnvironment.reliabilitySeed
-        var tally = ReliabilityTally(scenario: "concurrent writers + refresh (\(onPostgres == nil ? "memory" : "PostgreSQL"))")
+        var tally = ReliabilityTally(scenario: "concurrent writers + refresh (\(target.name))")
         var random = ObjectStoreCrashTests.SeededGenerator(state: seed)
+        let nodes = AnswerRecordingTransport()
 
         for round in 0..<rounds {
             let bucket = KintoServer.uniqueName("pg")
             let writers = ConcurrentWriters(server: server, bucket: bucket, collection: "shared")
-            let backend = KintoServer.backend(server: server, bucket: bucket, timeout: .seconds(30), pageSize: 7)
+            let backend = KintoServer.backend(server: server, bucket: bucket, timeout: .seconds(30), pageSize: 7, transport: nodes)
             var configuration = ObjectStore.Configuration()
             configuration.writeMode = .deferred
             try await withTemporaryStore(configuration: configuration, backend: backend,
@@ -79,5 +105,12 @@ struct PostgresHazardTests {
         }
         print(tally)
         #expect(tally.isClean, "\(tally)")
+        if target.isCluster {
+            // The store's requests went to both nodes, and its consecutive requests switched node.
+            let served = nodes.nodes
+            #expect(Set(served.compactMap { $0 }).count == 2, "nodes that served the store: \(Set(served.compactMap { $0 }))")
+            #expect(zip(served, served.dropFirst()).contains { $0 != nil && $1 != nil && $0 != $1 })
+            #expect(!served.contains { $0 == nil }, "an answer through the cluster did not name its node")
+        }
     }
 }

@@ -40,12 +40,7 @@ final class SelfSignedHTTPSServer: Sendable {
                                    "-days", "1", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"])
         guard openssl.wait() == 0 else { throw HarnessError("openssl could not make a certificate") }
         child = try Spawned(["python3", "-c", Self.script, cert, key, logPath])
-        let text = child.readLine() ?? ""  // blocks until the server prints or exits
-        guard text.hasPrefix("listening "), let port = Int(text.dropFirst("listening ".count)) else {
-            child.kill()
-            child.wait()
-            throw HarnessError("the HTTPS server did not start (printed \(text.debugDescription))")
-        }
+        let port = try child.listeningPort("the HTTPS server")
         url = URL(string: "https://127.0.0.1:\(port)/")!
     }
 

@@ -1,11 +1,6 @@
 import Foundation
 import OfflineStore
 import Testing
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// The server side of a reliability workload: where `crash-writer` syncs, and how its
 /// store is checked afterwards. Kinto (`WorkloadCheck`) and the Rails app

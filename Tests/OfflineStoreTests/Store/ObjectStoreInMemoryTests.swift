@@ -1,7 +1,7 @@
 import Foundation
 import OfflineStoreTesting
 import Testing
-@_spi(Testing) @testable import OfflineStore
+@testable import OfflineStore
 
 /// `ObjectStore.inMemory()` against a file store: one scenario, run on both, must read the
 /// same at every step; and what is particular to memory (nothing left behind).

@@ -1,10 +1,6 @@
 import Foundation
 import OfflineStore
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import OfflineStorePlatform
 
 /// The real Kinto the test suite runs against, and scripted doubles for what it cannot do.
 enum KintoServer {
@@ -69,38 +65,15 @@ enum KintoServer {
 
     /// A TCP port on 127.0.0.1 that nothing listens on (bound, then closed).
     static func closedPort() -> Int {
-        let (fd, port) = boundSocket()
-        close(fd)
-        return port
+        do { return try LoopbackSocket.freePort() } catch { preconditionFailure("no port on 127.0.0.1: \(error)") }
     }
 
     /// Runs `body` with a port on 127.0.0.1 that accepts connections but never answers.
     static func withSilentServer<T>(_ body: (Int) async throws -> T) async rethrows -> T {
-        let (fd, port) = boundSocket()
-        defer { close(fd) }
-        precondition(listen(fd, 16) == 0, "listen() failed")
-        return try await body(port)
-    }
-
-    private static func boundSocket() -> (fd: Int32, port: Int) {
-        #if canImport(Glibc)
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #else
-        let fd = socket(AF_INET, SOCK_STREAM, 0)
-        #endif
-        precondition(fd >= 0, "socket() failed")
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw in
-                bind(fd, raw, length) == 0 && getsockname(fd, raw, &length) == 0
-            }
-        }
-        precondition(bound, "bind() on 127.0.0.1 failed")
-        return (fd, Int(UInt16(bigEndian: address.sin_port)))
+        let listener: (socket: LoopbackSocket, port: Int)
+        do { listener = try LoopbackSocket.listen(port: 0, backlog: 16) } catch { preconditionFailure("listen() failed: \(error)") }
+        defer { listener.socket.close() }
+        return try await body(listener.port)
     }
 }
 

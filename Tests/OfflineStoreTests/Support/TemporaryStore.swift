@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import OfflineStoreTesting
 import Testing
-@_spi(Testing) @testable import OfflineStore
+@testable import OfflineStore
 
 /// A fresh directory under the system's temporary directory, removed by ``remove()``.
 ///

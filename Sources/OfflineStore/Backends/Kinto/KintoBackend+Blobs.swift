@@ -1,4 +1,5 @@
 import Foundation
+import OfflineStorePlatform
 
 extension KintoBackend: BlobBackend {
     /// kinto-attachment keeps its metadata (`location`, `hash`, …) in the record's `attachment`.
@@ -91,6 +92,8 @@ enum MultipartFile {
             guard FileManager.default.createFile(atPath: file.path, contents: nil, attributes: [.posixPermissions: 0o600]) else {
                 throw OfflineStoreError(.storage, "cannot create the temporary upload file")
             }
+            // The body carries the blob: it takes the blob file's data protection class.
+            try DataProtection.copy(from: contents.path, to: file.path)
             let out = try FileHandle(forWritingTo: file)
             defer { try? out.close() }
             let input = try FileHandle(forReadingFrom: contents)

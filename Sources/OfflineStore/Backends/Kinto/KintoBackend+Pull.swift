@@ -14,6 +14,12 @@ extension KintoBackend {
     /// look-back. With ``Configuration/countsRecords`` a `HEAD` first learns B and the
     /// total, and the pages are bounded by `_before=B+1`.
     ///
+    /// A pull of one page whose answer came at least twice the look-back after B closes the
+    /// look-back window: its cursor is B + lookBack, so the next pull starts at B itself
+    /// (``KintoCursor``). A first page with a cursor (and no `HEAD`) is asked with
+    /// `If-None-Match: "<S>"`: when nothing in the collection is newer than S, Kinto answers 304
+    /// without reading a list, an empty last page that keeps the cursor (Docs/Scaling.md).
+    ///
     /// ``PullPage/cursor`` is the last `last_modified` of an intermediate page and B on the
     /// last page. The continuation token is JSON `{"next":"<Next-Page URL>","bound":B}`
     /// (plus `"total"` when known). A cursor that is not a Kinto timestamp means "everything".
@@ -85,11 +91,14 @@ extension KintoBackend {
             token = first
         }
         let what = "pulling collection \"\(collection)\""
-        let reply = try await send("GET", token.next, parsingBody: false, what: what)
+        let condition = token.unchangedSince.map { [("If-None-Match", "\"\($0)\"")] } ?? []
+        let reply = try await send("GET", token.next, headers: condition, parsingBody: false, what: what)
         if reply.status == 404 {
             forgetPrepared(collection)
             return PullPage(changes: [], cursor: nil, next: nil)
         }
+        // Nothing newer than the first page's `_since`: the cursor stays as it is.
+        if reply.status == 304, token.unchangedSince != nil { return PullPage(changes: [], cursor: nil, next: nil) }
         guard reply.isSuccess else { throw reply.error(what) }
         let bound: Int64
         if let known = token.bound {
@@ -105,6 +114,12 @@ extension KintoBackend {
 
         var next: PullContinuation?
         var pageCursor = String(bound)
+        if continuing == nil {
+            // One page only (no Next-Page, checked below): it may close the look-back window.
+            let answeredAt = reply.header("Date").flatMap(HTTPDate.milliseconds)
+            pageCursor = String(KintoCursor.afterPull(bound: bound, answeredAt: answeredAt,
+                                                      lookBack: Self.milliseconds(configuration.lookBack)))
+        }
         if let link = reply.header("Next-Page"), !link.isEmpty {
             guard let url = URL(string: link) else { throw reply.badResponse(what) }
             next = PullContinuation(token: PullToken(next: url, bound: bound, total: token.total).encoded())
@@ -120,18 +135,15 @@ extension KintoBackend {
                            includingDeletions: Bool) async throws -> PullToken? {
         let path = paths.recordsPath(collection)
         var filter: [(String, String)] = extra
-        var start: Int64?
-        if let since = cursor.flatMap({ Int64(KintoReply.unquote($0)) }) {
-            // Saturating: a hostile cursor (a negative ETag) or a huge look-back must not trap.
-            let (back, overflow) = since.subtractingReportingOverflow(Self.milliseconds(configuration.lookBack))
-            start = overflow ? 0 : max(0, back)
-        }
+        let start = KintoCursor.since(cursor, lookBack: Self.milliseconds(configuration.lookBack))
         // `_since` (0 for everything) keeps tombstones; without it Kinto lists live records only.
         if let since = start ?? (includingDeletions ? 0 : nil) { filter.append(("_since", String(since))) }
         guard configuration.countsRecords else {
             // No HEAD: the first answer's ETag bounds the pull.
             let query = filter + [("_sort", "last_modified"), ("_limit", String(max(1, configuration.pageSize)))]
-            return PullToken(next: paths.url(path, query: query), bound: nil, total: nil)
+            var token = PullToken(next: paths.url(path, query: query), bound: nil, total: nil)
+            token.unchangedSince = start
+            return token
         }
         let what = "reading the timestamp of collection \"\(collection)\""
         let head = try await send("HEAD", paths.url(path, query: filter + [("_limit", "1")]), what: what)
@@ -166,6 +178,9 @@ struct PullToken: Sendable, Hashable {
     var bound: Int64?
     /// `Total-Records` of the first answer, if any.
     var total: Int?
+    /// The first page's `_since`, sent as `If-None-Match` (a 304 means nothing newer); never
+    /// in a continuation.
+    var unchangedSince: Int64?
 
     init(next: URL, bound: Int64?, total: Int?) {
         self.next = next

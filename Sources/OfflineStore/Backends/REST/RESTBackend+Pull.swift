@@ -2,18 +2,23 @@ import Foundation
 
 extension RESTBackend {
     /// Fetches one page of the resource's change feed: `GET <path>?updated_since=<cursor>`
-    /// (no cursor: everything live), paged by page number or `Link` header.
+    /// (no cursor, or a feed without a cursor parameter: everything live), paged as
+    /// ``RESTResource/PullFeed/paging`` says (keyset, page number, offset, `Link` header, or a
+    /// next link in the body), the records bare or in an envelope (``RESTResource/PullFeed/listKey``).
     ///
     /// Records whose tombstone field (`deleted_at`) is set become tombstones. A record's
-    /// version is its version field (`lock_version`). The page's cursor is the highest
-    /// cursor field (`updated_at`) on it, compared as text, so the server must write it in
-    /// one fixed format (Rails: ISO 8601 with microseconds); under `.cursor` paging a full
-    /// page's cursor is the mark the next page starts from (see ``RESTResource/Paging``).
-    /// Within a page, the last change of an id wins.
+    /// version is its version field (`lock_version`), else its cursor field. The cursor is
+    /// the highest cursor field (`updated_at`) of the pull, compared as text, so the server
+    /// must write it in one fixed format (Rails: ISO 8601 with microseconds), stored with the
+    /// last page; under `.cursor` paging a full page's cursor is the mark the next page starts
+    /// from (see ``RESTResource/Paging``). Within a page, the last change of an id wins. An
+    /// empty page, or a 404 for a page after the first, ends the pull.
     ///
-    /// - Throws: ``OfflineStoreError``: `configuration` (no resource), `badResponse` (not a
-    ///   JSON list of records with ids and versions), `server`/`unauthorized` for error
-    ///   statuses, `offline`, `timeout`.
+    /// - Throws: ``OfflineStoreError``: `configuration` (no resource; a list not where
+    ///   `listKey` says; a page that repeats the one before, naming the setting the server
+    ///   ignores; a redirect), `badResponse` (not JSON records with ids and versions; fewer
+    ///   records than the envelope's `countField` announced), `server`/`unauthorized` for
+    ///   error statuses, `offline`, `timeout`.
     public func pull(collection: String, since cursor: String?, continuing: PullContinuation?) async throws -> PullPage {
         try await pull(collection: collection, since: cursor, continuing: continuing, filters: [])
     }
@@ -47,63 +52,104 @@ extension RESTBackend {
         return items
     }
 
-    /// The pull, with `filters` on every page's query (page-number and keyset links keep them).
+    /// The pull, with `filters` on every page's query (page-number, offset and keyset links keep them).
     private func pull(collection: String, since cursor: String?, continuing: PullContinuation?,
                       filters: [URLQueryItem]) async throws -> PullPage {
         let resource = try resource(collection)
         let feed = resource.pull
         guard feed.isEnabled else { return PullPage(changes: [], cursor: nil, next: nil) }
         let what = "pulling \(collection)"
-        let pageURL: URL
-        var page = 1
-        if let token = continuing?.token {
-            guard let next = URL(string: token) else { throw OfflineStoreError(.badResponse, "\(what): bad next-page link \"\(token)\"") }
-            pageURL = next
-            page = Self.pageNumber(in: next, resource: resource) ?? 1
-        } else {
-            var query: [URLQueryItem] = filters
-            if let cursor { query.append(URLQueryItem(name: feed.cursorParameter, value: cursor)) }
-            switch feed.paging {
-            case .pageNumber(let name, let size, let count):
-                query += [URLQueryItem(name: name, value: "1"), URLQueryItem(name: size, value: String(count))]
-            case .linkHeader(let size, let count), .cursor(let size, let count):
-                query.append(URLQueryItem(name: size, value: String(count)))
-            case .none: break
-            }
-            pageURL = try url(RESTRoutes(resource: resource).listPath, query: query)
+        if case .cursor = feed.paging, feed.cursorParameter == nil {
+            throw OfflineStoreError(.configuration, "\(what): cursor paging needs \(RESTPullProblem.setting(collection, "cursorParameter"))")
         }
-        let reply = try await send("GET", pageURL, what: what)
+        let asked = feed.cursorParameter == nil ? nil : cursor
+        let state = try continuing.map { try RESTPullState(token: $0.token, what: what) }
+            ?? RESTPullState(url: try firstPageURL(resource, cursor: asked, filters: filters), askedCursor: asked)
+        let reply = try await send("GET", state.url, what: what)
+        // A page past the end: DRF answers 404 ("Invalid page") for a page number beyond the last.
+        if !state.isFirstPage, reply.status == 404 || reply.status == 410 {
+            return try lastPage([], state: state, count: 0, newest: nil, collection: collection, what: what)
+        }
         guard reply.isSuccess else { throw reply.error(what) }
         let json = try reply.requireJSON(what)
-        guard let list = (feed.listKey.map { json[$0] } ?? json)?.arrayValue else {
-            throw OfflineStoreError(.badResponse, "\(what): expected a JSON array of records", status: reply.status,
-                                    body: String(reply.text.prefix(2000)))
+        guard let list = (feed.listKey.map { json.value(atPath: $0) } ?? json)?.arrayValue else {
+            throw RESTPullProblem.noList(collection, listKey: feed.listKey, json: json, reply: reply, what: what)
         }
+        var current = state
+        if current.isFirstPage, let field = feed.countField, let count = json.value(atPath: field)?.intValue { current.announced = Int(count) }
+        let (changes, marks) = try records(list, resource: resource, what: what)
+        if !changes.isEmpty, RESTPullState.fingerprint(changes) == current.previous {
+            throw RESTPullProblem.repeatedPage(collection, paging: feed.paging, cursorParameter: feed.cursorParameter,
+                                               url: current.url.absoluteString, what: what)
+        }
+        let newest = marks.max()
+        guard !list.isEmpty,
+              let next = try nextPage(after: reply, json: json, state: current, count: list.count, marks: marks,
+                                      resource: resource, filters: filters, what: what) else {
+            return try lastPage(changes, state: current, count: list.count, newest: newest, collection: collection, what: what)
+        }
+        if next.url == current.url {
+            throw RESTPullProblem.sameRequest(collection, paging: feed.paging, size: Self.size(of: feed.paging),
+                                              cursor: next.cursor, url: next.url.absoluteString, what: what)
+        }
+        let following = current.advanced(to: next.url, changes: changes, count: list.count, newest: newest, askedCursor: next.cursor)
+        // Keyset pages are safe to resume from; the other kinds store a cursor only with the last page
+        // (their pages need not follow the cursor's order).
+        let storing: String? = if case .cursor = feed.paging { next.cursor } else { nil }
+        return PullPage(changes: changes, cursor: storing, next: PullContinuation(token: following.token), total: current.announced)
+    }
+
+    /// The first page's URL: the cursor (unless the feed has none), then the paging's size.
+    private func firstPageURL(_ resource: RESTResource, cursor: String?, filters: [URLQueryItem]) throws -> URL {
+        var query = filters
+        if let cursor, let parameter = resource.pull.cursorParameter { query.append(URLQueryItem(name: parameter, value: cursor)) }
+        switch resource.pull.paging {
+        case .pageNumber(let name, let size, let count):
+            query += [URLQueryItem(name: name, value: "1"), URLQueryItem(name: size, value: String(count))]
+        case .linkHeader(let size, let count), .cursor(let size, let count):
+            query.append(URLQueryItem(name: size, value: String(count)))
+        case .bodyLink(_, let size, let count):
+            if let size { query.append(URLQueryItem(name: size, value: String(count))) }
+        case .limitOffset(let limit, let offset, let count):
+            query += [URLQueryItem(name: limit, value: String(count)), URLQueryItem(name: offset, value: "0")]
+        case .none: break
+        }
+        return try url(RESTRoutes(resource: resource).listPath, query: query)
+    }
+
+    /// A page's records as changes (the last change of an id wins) and their cursor marks.
+    private func records(_ list: [JSONValue], resource: RESTResource, what: String) throws -> ([RemoteChange], [String]) {
         let mapping = RESTBodyMapping(resource: resource)
+        let cursorField = resource.pull.cursorField
         var changes: [RemoteChange] = []
         var position: [String: Int] = [:]
         var marks: [String] = []
         for item in list {
             let local = try mapping.localRecord(item, what: what)
-            guard let version = mapping.version(of: item) ?? item[feed.cursorField]?.stringValue else {
+            guard let version = mapping.version(of: item) ?? item[cursorField]?.stringValue else {
                 throw OfflineStoreError(.badResponse, "\(what): record \(local.id) has no version field", body: item.serialized())
             }
-            if let mark = item[feed.cursorField]?.stringValue { marks.append(mark) }
+            if let mark = item[cursorField]?.stringValue { marks.append(mark) }
             let change = RemoteChange(id: local.id, record: mapping.isTombstone(item) ? nil : local.object, version: version)
             if let at = position[local.id] { changes[at] = change } else {
                 position[local.id] = changes.count
                 changes.append(change)
             }
         }
-        let newest = marks.max()
-        if case .cursor(let sizeParameter, let size) = feed.paging, list.count >= size, let resume = Self.resumeMark(marks) {
-            let query = filters + [URLQueryItem(name: feed.cursorParameter, value: resume),
-                                   URLQueryItem(name: sizeParameter, value: String(size))]
-            let next = try url(RESTRoutes(resource: resource).listPath, query: query)
-            return PullPage(changes: changes, cursor: resume, next: PullContinuation(token: next.absoluteString))
+        return (changes, marks)
+    }
+
+    /// The last page: its cursor is the highest mark of the whole pull; a pull that read fewer
+    /// records than the server announced is an error, not a success.
+    private func lastPage(_ changes: [RemoteChange], state: RESTPullState, count: Int, newest: String?,
+                          collection: String, what: String) throws -> PullPage {
+        let read = state.read + count
+        if let announced = state.announced, read < announced {
+            throw RESTPullProblem.shortPull(collection, read: read, announced: announced, what: what)
         }
-        return PullPage(changes: changes, cursor: newest, next: try next(after: reply, url: pageURL, page: page,
-                                                                          count: list.count, resource: resource))
+        // A feed the server cannot filter stores no cursor: every pull starts from the beginning.
+        let highest = try resource(collection).pull.cursorParameter == nil ? nil : [state.highest, newest].compactMap { $0 }.max()
+        return PullPage(changes: changes, cursor: highest, next: nil, total: state.announced)
     }
 
     /// Where the page after a full keyset page starts (pure): the second-highest distinct mark,
@@ -114,24 +160,41 @@ extension RESTBackend {
         return marks.filter { $0 < highest }.max() ?? highest
     }
 
-    private func next(after reply: RESTReply, url: URL, page: Int, count: Int, resource: RESTResource) throws -> PullContinuation? {
-        switch resource.pull.paging {
-        case .none, .cursor: return nil
-        case .linkHeader: return reply.nextLink.map { PullContinuation(token: $0.absoluteString) }
+    /// The next page of a non-empty page, as the paging kind says; nil when this page is the last.
+    private func nextPage(after reply: RESTReply, json: JSONValue, state: RESTPullState, count: Int, marks: [String],
+                          resource: RESTResource, filters: [URLQueryItem], what: String) throws -> (url: URL, cursor: String?)? {
+        let feed = resource.pull
+        switch feed.paging {
+        case .none: return nil
+        case .cursor(let sizeParameter, let size):
+            guard count >= size, let parameter = feed.cursorParameter, let resume = Self.resumeMark(marks) else { return nil }
+            let query = filters + [URLQueryItem(name: parameter, value: resume), URLQueryItem(name: sizeParameter, value: String(size))]
+            let next = try url(RESTRoutes(resource: resource).listPath, query: query)
+            // The same cursor again asks the same page again.
+            return (resume == state.askedCursor ? state.url : next, resume)
+        case .linkHeader: return reply.nextLink.map { ($0, nil) }
+        case .bodyLink(let field, _, _):
+            guard let link = json.value(atPath: field)?.stringValue, !link.isEmpty else { return nil }
+            guard let next = URL(string: link, relativeTo: state.url)?.absoluteURL else {
+                throw OfflineStoreError(.badResponse, "\(what): the next link \"\(link)\" is not a URL", status: reply.status)
+            }
+            return (next, nil)
         case .pageNumber(let name, _, let size):
-            guard count >= size, var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return nil }
-            var items = components.queryItems ?? []
-            items.removeAll { $0.name == name }
-            items.append(URLQueryItem(name: name, value: String(page + 1)))
-            components.queryItems = items
-            components.percentEncodedQuery = components.percentEncodedQuery?.replacingOccurrences(of: "+", with: "%2B")
-            return components.url.map { PullContinuation(token: $0.absoluteString) }
+            guard count >= size else { return nil }
+            return state.url.settingQueryItems([URLQueryItem(name: name, value: String(state.page + 1))]).map { ($0, nil) }
+        case .limitOffset(_, let offsetName, let size):
+            let more = state.announced.map { state.offset + count < $0 } ?? (count >= size)
+            guard more else { return nil }
+            return state.url.settingQueryItems([URLQueryItem(name: offsetName, value: String(state.offset + count))]).map { ($0, nil) }
         }
     }
 
-    private static func pageNumber(in url: URL, resource: RESTResource) -> Int? {
-        guard case .pageNumber(let name, _, _) = resource.pull.paging else { return nil }
-        return URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?
-            .first { $0.name == name }?.value.flatMap { Int($0) }
+    /// The page size a paging kind asks for, if any.
+    static func size(of paging: RESTResource.Paging) -> Int? {
+        switch paging {
+        case .cursor(_, let size), .pageNumber(_, _, let size), .linkHeader(_, let size), .bodyLink(_, _, let size),
+             .limitOffset(_, _, let size): size
+        case .none: nil
+        }
     }
 }

@@ -11,7 +11,9 @@ extension RESTBackend {
     /// is followed by a GET; DELETE 404 → `applied`; update 404 → `conflict` (deleted on the
     /// server); 409/412 → `conflict` with the server copy (from the body, else a GET), or
     /// `applied` when that copy already holds every sent field (a resent write); 422 and other
-    /// 4xx → `rejected` with the body; 5xx → `retry`. An object the resource cannot send
+    /// 4xx → `rejected` with the body (an HTML page's title); 408/425/429 and 5xx → `retry`, except
+    /// the 5xx that say no retry can succeed and a 500 on the third send (``RESTFailureRule``),
+    /// which are `rejected`. An object the resource cannot send
     /// (a route field missing, a hook refusing a value) → `rejected` with status 0.
     ///
     /// - Throws: ``OfflineStoreError`` when the first operation gets no usable answer:
@@ -69,10 +71,11 @@ extension RESTBackend {
             return .conflict(server: nil, version: nil)
         case 409, 412:
             return try await conflict(reply, of: operation, resource: resource, what: what)
-        case 400..<500:
-            return .rejected(status: reply.status, body: reply.text)
-        case 500...:
-            return .retry(status: reply.status, message: "\(what): HTTP \(reply.status)", retryAfter: reply.retryAfter)
+        case 400...:
+            switch RESTFailureRule.decide(status: reply.status, attempt: operation.attempt) {
+            case .reject: return .rejected(status: reply.status, body: reply.summary)
+            case .retry: return .retry(status: reply.status, message: "\(what): \(reply.statusLine)", retryAfter: reply.retryAfter)
+            }
         default:
             throw reply.badResponse(what)
         }
@@ -171,7 +174,7 @@ extension RESTBackend {
         let reply = try await send("GET", lookup, what: "\(what): looking for the record of a lost answer")
         guard reply.isSuccess else { return nil }
         let json = try reply.requireJSON(what)
-        guard let found = (resource.pull.listKey.map { json[$0] } ?? json)?.arrayValue?.first else { return nil }
+        guard let found = (resource.pull.listKey.map { json.value(atPath: $0) } ?? json)?.arrayValue?.first else { return nil }
         let mapping = RESTBodyMapping(resource: resource)
         let local = try mapping.localRecord(found, what: what)
         let version = version(of: found, reply: nil, resource: resource)

@@ -19,7 +19,11 @@ public final class RESTBackend: Backend, Sendable {
     let transport: any HTTPTransport
 
     /// Creates a backend; nothing is sent until the first call.
-    public init(configuration: Configuration, transport: any HTTPTransport = URLSessionTransport()) {
+    ///
+    /// The default transport does not follow redirects: a REST route that the server
+    /// redirects (Django's missing trailing slash) is a `configuration` error naming where it
+    /// pointed, never a write silently turned into a GET of another URL.
+    public init(configuration: Configuration, transport: any HTTPTransport = URLSessionTransport(followingRedirects: false)) {
         self.configuration = configuration
         self.transport = transport
     }
@@ -64,6 +68,29 @@ public final class RESTBackend: Backend, Sendable {
         return false
     }
 
+    /// The local names of the fields the resource never sends (``RESTResource/neverSent``,
+    /// blob routes' server fields): the server writes them, so an own write coming back is
+    /// compared without them.
+    public func serverManagedFields(in collection: String) -> Set<String> {
+        guard let resource = configuration.resources[collection] else { return [] }
+        let mapping = RESTBodyMapping(resource: resource)
+        return Set(mapping.serverOwned.filter { $0 != "id" }.map(mapping.localName))
+    }
+
+    /// True for a resource whose feed finds deletions by a sweep (``RESTResource/Deletions/sweep``).
+    public func sweepsDeletions(in collection: String) -> Bool {
+        configuration.resources[collection]?.pull.deletions == .sweep
+    }
+
+    /// True for a resource whose ids the server assigns and that cannot have a create replayed:
+    /// ``RESTResource/LostCreates/refresh``, or no idempotency key sent at all, unless a
+    /// ``RESTResource/createLookupParameter`` finds the record.
+    public func refreshesBeforeResendingCreates(in collection: String) -> Bool {
+        guard let resource = configuration.resources[collection], case .server = resource.ids,
+              resource.createLookupParameter == nil, resource.pull.isEnabled else { return false }
+        return resource.lostCreates == .refresh || configuration.idempotencyHeader == nil
+    }
+
     /// Asks the API root: any answer but 401/403 or 5xx means reachable.
     ///
     /// - Throws: `offline`, `timeout`, `unauthorized`, `server`.
@@ -105,7 +132,9 @@ public final class RESTBackend: Backend, Sendable {
         headers += extra
         let request = HTTPRequest(method: method, url: url, headers: headers,
                                   body: body.map { Data($0.serialized().utf8) }, timeout: configuration.timeout)
-        return RESTReply(try await transport.send(request, while: what))
+        let reply = RESTReply(try await transport.send(request, while: what))
+        if let redirect = reply.redirectError(method, url, what: what) { throw redirect }
+        return reply
     }
 }
 

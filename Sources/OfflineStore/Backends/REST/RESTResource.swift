@@ -7,9 +7,10 @@
 /// orders.associations = ["customer_id": "customers"]
 /// ```
 public struct RESTResource: Sendable {
-    /// The collection route, e.g. `/products`; the member route is `path + "/{id}"` unless set.
+    /// The collection route, e.g. `/products`; the member route is `path + "/{id}"` unless
+    /// set (`path + "{id}/"` for a path that ends with a slash, as Django's routes do).
     public var path: String
-    /// The member route template, e.g. `/products/{id}`.
+    /// The member route template, e.g. `/products/{id}` (`/tasks/{id}/`).
     public var memberPath: String
     /// A format suffix appended to every route, e.g. `.json`; nil for none.
     public var formatSuffix: String?
@@ -48,8 +49,11 @@ public struct RESTResource: Sendable {
     public var pull: PullFeed
     /// The query parameter that finds a record by the idempotency key of the create that
     /// made it (`GET <path>?<parameter>=<key>`); a resent create asks it first and sends no
-    /// POST when the record is there. Nil: resent creates rely on the idempotency header.
+    /// POST when the record is there. Nil: resent creates rely on ``lostCreates``.
     public var createLookupParameter: String?
+    /// How a create whose answer was lost is sent again (resources whose ids the server
+    /// assigns; see ``LostCreates``).
+    public var lostCreates: LostCreates = .replay
     /// The upload route of each blob field, keyed by local field name (see ``RESTBlobRoute``);
     /// empty: the resource has no blobs.
     public var blobRoutes: [String: RESTBlobRoute] = [:]
@@ -63,7 +67,7 @@ public struct RESTResource: Sendable {
     /// PATCH, `lock_version` in the body, server-assigned ids, an `updated_since` feed.
     public init(path: String, wrapKey: String? = nil) {
         self.path = path
-        self.memberPath = path + "/{id}"
+        self.memberPath = path.hasSuffix("/") ? path + "{id}/" : path + "/{id}"
         self.formatSuffix = ".json"
         self.wrapKey = wrapKey
         self.keyStyle = .snakeCase
@@ -123,6 +127,20 @@ public struct RESTResource: Sendable {
         case versionField
         /// Nothing: last write wins on the server.
         case none
+    }
+
+    /// How the store avoids a duplicate when the answer to a create was lost (a timeout, a
+    /// broken connection, a crash) on a resource whose ids the server assigns.
+    public enum LostCreates: String, Sendable, Hashable {
+        /// The create is sent again with the same idempotency key, and the server answers the
+        /// record of the first send (the server recipes in Docs/Backends.md). A server that
+        /// ignores the key makes a second record.
+        case replay
+        /// Before the create is sent again, the collection is refreshed: a new record that holds
+        /// every field the create sent is taken as its answer, and the create is not resent.
+        /// For servers that cannot replay a create. The same happens whenever the backend sends
+        /// no idempotency key (``RESTBackend/Configuration/idempotencyHeader`` nil).
+        case refresh
     }
 
     /// Who assigns ids.

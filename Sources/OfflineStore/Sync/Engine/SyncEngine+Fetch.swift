@@ -68,7 +68,7 @@ extension SyncEngine {
             throw OfflineStoreError(.invalidOperation, "\(name) is local-only: it has no server to search")
         }
         try query.validate()
-        if flushingFirst { _ = try await flush(honouringRetryDelays: ObjectStore.insideAutoSyncAction) }
+        if flushingFirst { _ = try await flush(honouringRetryDelays: SyncContext.insideAutoSyncAction) }
         return try await pullMatching(query, into: descriptor, progress: progress)
     }
 

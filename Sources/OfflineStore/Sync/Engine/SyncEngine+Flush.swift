@@ -15,9 +15,14 @@ extension SyncEngine {
     /// The flush loop; returns the error that stopped it early, if any.
     private func pushQueue(_ context: SyncContext, report: inout SyncReport) async throws -> OfflineStoreError? {
         if isForcedOffline { return OfflineStoreError(.offline, "the store is set offline") }
-        try write("preparing the queue") { db in try QueueTable.recoverInFlight(db) }
+        try write("preparing the queue") { db in
+            // Creates a killed process had on the wire may still arrive: they are watched first.
+            if watchesLateWrites { try LateWriteTable.watchInFlight(at: configuration.now(), in: db) }
+            try QueueTable.recoverInFlight(db)
+        }
         deferredRetries.withLock { $0.removeAll() }
         var flush = FlushStateMachine()
+        var refreshedForLostCreates: Set<String> = []
         while true {
             if isForcedOffline { return OfflineStoreError(.offline, "the store was set offline") }
             if let cancelled = SyncCancellation.check("the flush") { return cancelled }
@@ -39,6 +44,15 @@ extension SyncEngine {
                 flush.didPrepare(collection)
             case .send(let batch):
                 if let cancelled = SyncCancellation.check("the flush") { return cancelled }
+                if let name = LostCreateRule.collectionToRefresh(before: batch, refreshes: backend.refreshesBeforeResendingCreates,
+                                                                 refreshed: refreshedForLostCreates) {
+                    // A record the lost create made is adopted as its answer; the batch is read again.
+                    refreshedForLostCreates.insert(name)
+                    do { try await refresh(try descriptor(of: name), full: false, report: &report, context: context) } catch {
+                        return SyncCancellation.stop(for: error, "the flush")
+                    }
+                    continue
+                }
                 if let stop = try await send(batch, flush: &flush, context: context, report: &report) { return stop }
             }
         }
@@ -89,6 +103,7 @@ extension SyncEngine {
                 // A wait the server asked for (Retry-After / Backoff) is kept for AutoSync.
                 let notBefore = stop.retryAfter.map { configuration.now().addingTimeInterval($0.timeInterval) }
                 for s in sent { try QueueTable.release(s.entry.seq, error: stop, notBefore: notBefore, in: db) }
+                try watchLostCreates(sent, after: stop, in: db)
             }
             return stop
         }
@@ -183,6 +198,7 @@ enum InFlight {
                                    baseVersion: entry.kind == .create ? nil : entry.baseVersion,
                                    idempotencyKey: entry.idempotencyKey)
             op.isResend = entry.attempts > 0
+            op.attempt = entry.attempts + 1
             return SentEntry(entry: entry, operation: op, sentRev: sentRev)
         }
     }

@@ -36,7 +36,7 @@ extension SyncEngine {
     /// since the cursor (of the records in its scope), then, for a scoped collection, the
     /// records that left the scope. The backend prepares the collection alongside the first
     /// request (``pullPages``).
-    private func refresh(_ collection: CollectionDescriptor, full: Bool, report: inout SyncReport, context: SyncContext) async throws {
+    func refresh(_ collection: CollectionDescriptor, full: Bool, report: inout SyncReport, context: SyncContext) async throws {
         let scope = collection.syncScope.flatMap { $0.terms.isEmpty ? nil : $0 }
         // One read: the cursor, a pending scope catch-up, (scoped only) whether anything local
         // could have left the scope, and (pulling from the beginning only) whether a deletion
@@ -49,24 +49,30 @@ extension SyncEngine {
                     try !fromTheBeginning || ObjectRow.anySynced(db, in: collection.name))
         }
         var cursor = full ? nil : storedCursor
-        var preparing = true  // the collection's first request goes with its preparation
+        // The collection's first request goes with its preparation; a collection pulled before
+        // (it has a cursor) exists on the server, so it is prepared only if that request fails.
+        var preparing = true
+        let pulledBefore = storedCursor != nil
         switch catchUp {
         case .fullPull?: cursor = nil
         case .queries(let queries)?:
             // The records the new scope adds, from the beginning; the cursor is not theirs to move.
             for query in queries {
                 try await pullPages(collection, since: nil, scope: query, storingCursor: false, collectingIDs: false,
-                                    includingDeletions: true, preparing: preparing, report: &report, context: context)
+                                    includingDeletions: true, preparing: preparing, pulledBefore: pulledBefore,
+                                    report: &report, context: context)
                 preparing = false
             }
         case nil: break
         }
         let departuresSince = cursor
-        // The ids are kept only where the departures need them: a million-object pull keeps none.
+        let sweeping = DeletionSweepRule.sweeps(backendSweeps: backend.sweepsDeletions(in: collection.name),
+                                                fromTheBeginning: cursor == nil, holdsServerCopies: holdsServerCopies)
+        // The ids are kept only where the departures or a sweep need them: a million-object pull keeps none.
         let pulled = try await pullPages(collection, since: cursor, scope: scope, storingCursor: true,
-                                         collectingIDs: scope != nil && hadObjects,
+                                         collectingIDs: (scope != nil && hadObjects) || sweeping,
                                          includingDeletions: cursor != nil || holdsServerCopies, preparing: preparing,
-                                         report: &report, context: context)
+                                         pulledBefore: pulledBefore, report: &report, context: context)
         if let scope, hadObjects {
             try await pullDepartures(collection, scope: scope, since: departuresSince, delivered: pulled.ids, report: &report)
         }
@@ -77,6 +83,12 @@ extension SyncEngine {
         }
         // A scope may rightly match nothing; only a whole collection that came back empty is checked.
         if cursor == nil, scope == nil, pulled.count == 0 { try checkServerKeptData(of: collection.name) }
+        if sweeping {
+            let reasons = ChangeReasons()
+            report.swept += try write("removing objects of \(collection.name) the server no longer lists", reasons: reasons) { db in
+                try DeletionSweep.apply(listed: pulled.ids, collection: collection.name, in: db, reasons: reasons)
+            }
+        }
     }
 
     /// Pulls pages since `cursor` (of the records matching `scope`) and applies them. The
@@ -88,7 +100,7 @@ extension SyncEngine {
     @discardableResult
     private func pullPages(_ collection: CollectionDescriptor, since cursor: String?, scope: ServerQuery?,
                            storingCursor: Bool, collectingIDs: Bool, includingDeletions: Bool,
-                           preparing: Bool, report: inout SyncReport,
+                           preparing: Bool, pulledBefore: Bool, report: inout SyncReport,
                            context: SyncContext) async throws -> (count: Int, ids: Set<String>) {
         let backend = self.backend, name = collection.name
         @Sendable func fetch(_ continuation: PullContinuation?) async throws -> PullPage {
@@ -101,7 +113,7 @@ extension SyncEngine {
         }
         var ids = Set<String>()
         var count = 0
-        var page = try await firstPage(fetch, preparing: preparing ? name : nil)
+        var page = try await firstPage(fetch, preparing: preparing ? name : nil, pulledBefore: pulledBefore)
         while true {
             let next = page.next
             async let following: PullPage? = next == nil ? nil : fetch(next)
@@ -119,11 +131,23 @@ extension SyncEngine {
     /// The first page, asked while the backend prepares the collection `preparing` (on the
     /// collection's first request): a page that failed (the collection or its bucket did
     /// not exist yet) is asked again once the collection is prepared, and a preparation that
-    /// failed stops the refresh before anything is applied, as when it ran first.
+    /// failed stops the refresh before anything is applied, as when it ran first. A collection
+    /// `pulledBefore` is prepared only when its first page fails (an idle sync of a fresh
+    /// process then sends one request per collection, Docs/Scaling.md).
     private func firstPage(_ fetch: @Sendable (PullContinuation?) async throws -> PullPage,
-                           preparing collection: String?) async throws -> PullPage {
+                           preparing collection: String?, pulledBefore: Bool) async throws -> PullPage {
         guard let collection else { return try await fetch(nil) }
         let backend = self.backend
+        if pulledBefore {
+            do {
+                return try await fetch(nil)
+            } catch is CancellationError {
+                throw CancellationError()
+            } catch {
+                try await backend.prepare(collection: collection)
+                return try await fetch(nil)
+            }
+        }
         async let prepared: Void = backend.prepare(collection: collection)
         let page: PullPage
         do {
@@ -187,9 +211,14 @@ extension SyncEngine {
             try write("applying changes of \(collection.name)") { db in
                 let sizeBefore = try local.sizeBeforeWrite(db)
                 var unanswered = try UnansweredCreate.all(in: collection.name, backend: backend, db: db)
+                var watched = try watchedCreates(in: collection.name, in: db)
                 for change in chunk {
                     if try adoptAsCreateAnswer(change, unanswered: &unanswered, collection: collection, report: &chunkReport,
                                                notices: &notices, in: db) {
+                        continue
+                    }
+                    if try applyLateWrite(change, watched: &watched, collection: collection, report: &chunkReport,
+                                          notices: &notices, in: db) {
                         continue
                     }
                     try applyRemoteChange(change, to: collection, report: &chunkReport, notices: &notices, in: db)
@@ -199,6 +228,7 @@ extension SyncEngine {
             }
             try deliver(notices, report: &chunkReport)
             report.pulled += chunkReport.pulled
+            report.lateWritesUndone += chunkReport.lateWritesUndone
             report.conflictsDetected += chunkReport.conflictsDetected
             report.conflictsResolved += chunkReport.conflictsResolved
             start = end
@@ -249,6 +279,7 @@ extension SyncEngine {
                 try row.save(db, on: local.writerStatements)
                 return
             }
+            if try settleLateWriteConflict(row, report: &report, notices: &notices, in: db) { return }
             report.count(try settleConflict(db, row: row, policy: collection.conflictPolicy, notices: &notices))
         }
     }

@@ -46,6 +46,36 @@ extension SyncEngine {
         }
     }
 
+    /// ``ObjectStore/sync(within:clock:)``: a sync that stops at a safe point before `budget`
+    /// runs out (``SyncBudgetWatch``), and the watchdog that cancels it when the budget is spent.
+    func sync<C: Clock & Sendable>(within budget: Duration, clock: C) async throws -> BudgetedSyncReport
+    where C.Duration == Duration {
+        let start = clock.now
+        let watch = SyncBudgetWatch(budget: SyncBudget(budget), elapsed: { start.duration(to: clock.now) })
+        let work = Task {
+            try await SyncBudgetWatch.$current.withValue(watch) {
+                try await self.sync(honouringRetryDelays: SyncContext.insideAutoSyncAction)
+            }
+        }
+        // At the end of the budget, a run still waiting (for another process's sync) or
+        // still in a step is cancelled: it stops at its next safe point.
+        let watchdog = Task {
+            guard (try? await clock.sleep(until: start.advanced(by: budget), tolerance: nil)) != nil else { return }
+            watch.expire()
+            work.cancel()
+        }
+        let result = await withTaskCancellationHandler { await work.result } onCancel: { work.cancel() }
+        watchdog.cancel()
+        switch result {
+        case .success(let report):
+            return BudgetedSyncReport(report: report, stoppedAtBudget: false)
+        case .failure(let error as OfflineStoreError) where error.code == .cancelled && watch.stopped && !Task.isCancelled:
+            return BudgetedSyncReport(report: try error.report ?? finish(SyncReport()), stoppedAtBudget: true)
+        case .failure(let error):
+            throw error
+        }
+    }
+
     /// Hands the queue to the background sender (an immediate-mode edit committed).
     func sendSoon() {
         sender.signal { [weak self] in await self?.sendInBackground() }

@@ -47,17 +47,26 @@ extension SyncEngine {
         return try removeDepartures(departed, collection: collection, in: db, reasons: reasons)
     }
 
-    /// Removes the local copies of records that left their collection's scope, as
-    /// ``ScopeRule/departure(of:queued:)`` says: those with nothing pending go (observers see
-    /// them leave with reason `leftScope`); a pending edit, a failed entry or a conflict keeps
-    /// its object. Inside the caller's transaction; returns how many were removed.
+    /// Removes the local copies of `rows`, records that left their collection's scope, as
+    /// ``ScopeRule/departure(of:queued:)`` says (``removeCopies(_:collection:reason:in:reasons:as:)``).
     func removeDepartures(_ rows: [ObjectRow], collection: String, in db: Database, reasons: ChangeReasons) throws -> Int {
+        try Self.removeCopies(rows, collection: collection, reason: .leftScope, in: db, reasons: reasons,
+                              as: ScopeRule.departure(of:queued:))
+    }
+
+    /// Removes the local copies of `rows` whose server records are gone from the collection
+    /// (left its scope, or deleted without a tombstone), as `rule` decides from the row and
+    /// whether it has queue entries: those with nothing pending go (observers see them go
+    /// with `reason`); a pending edit, a failed entry or a conflict keeps its object. Inside
+    /// the caller's transaction; returns how many were removed.
+    static func removeCopies(_ rows: [ObjectRow], collection: String, reason: ObjectChange.Reason, in db: Database,
+                             reasons: ChangeReasons, as rule: (ObjectRow, _ queued: Bool) -> ScopeRule.Departure) throws -> Int {
         var removed = 0
         for row in rows {
             let queued = try QueueTable.hasEntries(db, collection: collection, id: row.id)
-            guard ScopeRule.departure(of: row, queued: queued) == .remove else { continue }
+            guard rule(row, queued) == .remove else { continue }
             try ObjectKeyedTables.removeObject(db, collection: collection, id: row.id)
-            reasons.byObject[ObjectKey(collection: collection, id: row.id)] = .leftScope
+            reasons.byObject[ObjectKey(collection: collection, id: row.id)] = reason
             removed += 1
         }
         return removed

@@ -113,4 +113,9 @@ struct SyncContext: Sendable {
 
     /// The flush an immediate write starts: no events, every entry due.
     static let immediateWrite = SyncContext(progress: nil, honoursRetryDelays: false)
+
+    /// Set while an ``AutoSync`` custom action runs: the public `flush()` and `sync()` it
+    /// calls honour retry delays, as AutoSync's own runs do. Read only at that public
+    /// boundary; below it the choice travels as ``honoursRetryDelays``.
+    @TaskLocal static var insideAutoSyncAction = false
 }

@@ -39,6 +39,9 @@ extension RESTResourceFile {
         r.idPattern = try o.string("idPattern")
         if let associations = try o.stringMap("associations") { r.associations = associations }
         r.createLookupParameter = try o.string("createLookupParameter")
+        if let lost = try o.choice("lostCreates", ["replay": RESTResource.LostCreates.replay, "refresh": .refresh]) {
+            r.lostCreates = lost
+        }
         if let parameters = try o.stringMap("scopeParameters") { r.scopeParameters = parameters }
         if let pull = try o.object("pull", pullFeed) { r.pull = pull }
         if let routes = try o.object("blobRoutes", { routes in
@@ -47,15 +50,33 @@ extension RESTResourceFile {
             })
         }) { r.blobRoutes = routes }
         try o.finish()
+        try check(r, path: path)
         return r
+    }
+
+    /// Settings that each are valid but together would do nothing, or silently less than they say.
+    private static func check(_ r: RESTResource, path: String) throws {
+        if case .versionField = r.concurrency, r.versionField == nil {
+            // Last write wins only when the file says so.
+            throw StrictJSONObject.error("\(path).versionField", "is null, so the default concurrency \"versionField\" has "
+                + "no version to send: write \"concurrency\": \"ifMatch\" (ETags), or \"none\" to accept that the last write wins")
+        }
+        if case .cursor = r.pull.paging, r.pull.cursorParameter == nil {
+            throw StrictJSONObject.error("\(path).pull.paging.kind", "is cursor, which needs pull.cursorParameter; "
+                + "choose bodyLink, limitOffset, pageNumber, linkHeader or none")
+        }
     }
 
     private static func pullFeed(_ o: inout StrictJSONObject) throws -> RESTResource.PullFeed {
         var feed = RESTResource.PullFeed()
-        if let parameter = try o.string("cursorParameter") { feed.cursorParameter = parameter }
+        if let parameter = try o.nullableString("cursorParameter") { feed.cursorParameter = parameter }
         if let field = try o.string("cursorField") { feed.cursorField = field }
         if let field = try o.nullableString("tombstoneField") { feed.tombstoneField = field }
         feed.listKey = try o.string("listKey")
+        feed.countField = try o.string("countField")
+        if let deletions = try o.choice("deletions", ["tombstones": RESTResource.Deletions.tombstones, "sweep": .sweep]) {
+            feed.deletions = deletions
+        }
         if let enabled = try o.bool("enabled") { feed.isEnabled = enabled }
         if let paging = try o.object("paging", self.paging) { feed.paging = paging }
         return feed
@@ -64,14 +85,20 @@ extension RESTResourceFile {
     private static func paging(_ o: inout StrictJSONObject) throws -> RESTResource.Paging {
         let kind = try o.requiredString("kind")
         let size = try o.int("size", in: 1...100_000) ?? 100
-        let sizeParameter = try o.string("sizeParameter") ?? "per_page"
         switch kind {
-        case "cursor": return .cursor(sizeParameter: sizeParameter, size: size)
-        case "pageNumber": return .pageNumber(page: try o.string("pageParameter") ?? "page", sizeParameter: sizeParameter, size: size)
-        case "linkHeader": return .linkHeader(sizeParameter: sizeParameter, size: size)
+        case "cursor": return .cursor(sizeParameter: try o.string("sizeParameter") ?? "per_page", size: size)
+        case "pageNumber":
+            return .pageNumber(page: try o.string("pageParameter") ?? "page", sizeParameter: try o.string("sizeParameter") ?? "per_page",
+                               size: size)
+        case "linkHeader": return .linkHeader(sizeParameter: try o.string("sizeParameter") ?? "per_page", size: size)
+        case "bodyLink": return .bodyLink(nextField: try o.string("nextField") ?? "next", sizeParameter: try o.string("sizeParameter"), size: size)
+        case "limitOffset":
+            return .limitOffset(limitParameter: try o.string("limitParameter") ?? "limit",
+                                offsetParameter: try o.string("offsetParameter") ?? "offset", size: size)
         case "none": return .none
         default:
-            throw StrictJSONObject.error(o.at("kind"), "must be one of cursor, pageNumber, linkHeader, none, got \"\(kind)\"")
+            throw StrictJSONObject.error(o.at("kind"),
+                                        "must be one of cursor, pageNumber, linkHeader, bodyLink, limitOffset, none, got \"\(kind)\"")
         }
     }
 

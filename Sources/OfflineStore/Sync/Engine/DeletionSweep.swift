@@ -1,0 +1,14 @@
+import GRDB
+
+/// After a complete pull from the beginning on a backend that sweeps deletions: inside one
+/// transaction, remove the synced objects whose records the pull did not list and that have
+/// nothing pending (``DeletionSweepRule``); observers see them go with reason `swept`.
+enum DeletionSweep {
+    /// - Returns: how many local copies were removed.
+    static func apply(listed: Set<String>, collection: String, in db: Database, reasons: ChangeReasons) throws -> Int {
+        let unlisted = try ObjectRow.withServerCopy(db, in: collection).filter { !listed.contains($0.id) }
+        return try SyncEngine.removeCopies(unlisted, collection: collection, reason: .swept, in: db, reasons: reasons) { row, queued in
+            DeletionSweepRule.fate(of: row, queued: queued, listed: false)
+        }
+    }
+}
