@@ -7,8 +7,10 @@ let package = Package(
     products: [
         .library(name: "OfflineStore", targets: ["OfflineStore"]),
         .library(name: "OfflineStoreTesting", targets: ["OfflineStoreTesting"]),
-        .executable(name: "offline-store", targets: ["offline-store"]),
-        .executable(name: "offline-store-simulate", targets: ["offline-store-simulate"]),
+        // No `.executable` products for the `offline-store` tool and the simulator: an app that
+        // depends on the library would then resolve swift-argument-parser too. In a clone,
+        // SwiftPM still gives each executable target a product of its own
+        // (`swift build --product offline-store`, `--product offline-store-simulate`).
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),

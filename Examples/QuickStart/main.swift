@@ -21,7 +21,7 @@ let store = try ObjectStore(path: folder.appendingPathComponent("app.sqlite").pa
 try store.register(Todo.self, conflictPolicy: .merge)
 
 let todos = store.collection(Todo.self)
-try await todos.save(Todo(id: "milk", title: "Buy milk"))   // stored locally and queued; sent at once when online
+try await todos.save(Todo(id: "milk", title: "Buy milk"))   // returns once stored locally; sent in the background
 if var milk = try todos.find("milk") {
     milk.done = true
     try await todos.save(milk)

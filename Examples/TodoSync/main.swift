@@ -66,7 +66,8 @@ _ = try await laptop.sync()
 check(try laptopTodos.count() == 3, "the laptop has the 3 to-dos")
 
 // 3. Both change "milk" while apart: the laptop renames it, the phone renames it and marks it done.
-try await laptopTodos.save(Todo(id: "milk", title: "Buy oat milk"))
+try await laptopTodos.save(Todo(id: "milk", title: "Buy oat milk"))   // returns once stored; sent in the background
+_ = try await laptop.sync()                                             // make sure it reached the server before the phone syncs
 phone.setOffline(true)
 try await phoneTodos.save(Todo(id: "milk", title: "Buy milk (2 l)", done: true))
 try await phoneTodos.delete("bread")

@@ -34,7 +34,10 @@ guard arguments.count >= 5, let url = URL(string: arguments[3]) else {
 let backend = KintoBackend(configuration: .init(serverURL: url, bucket: arguments[4],
                                                 auth: .basic(user: "alice", password: "secret"), timeout: .seconds(120)))
 do {
-    let store = try ObjectStore(path: arguments[2], backend: backend)
+    // Each edit awaits the server: the upload has happened when attach returns.
+    var configuration = ObjectStore.Configuration()
+    configuration.writeMode = .awaitingServer
+    let store = try ObjectStore(path: arguments[2], configuration: configuration, backend: backend)
     try store.register(CollectionDescriptor("files", blobFields: [BlobField("content")]))
     let files = store.collection("files")
     let baseline: Int

@@ -7,13 +7,14 @@ import GRDB
 /// It owns the edit path: the write mode and update policy of each edit
 /// (Docs/Policies.md), its checks and its one transaction (``apply(_:to:in:isolation:)``:
 /// the object row and its queue entry with coalescing, ``QueueStep``), the edits of a
-/// ``LocalTransaction``, and immediate mode (commit locally, then have the sync engine
-/// push the queue, and undo an online-only edit the server did not take). It also applies
+/// ``LocalTransaction``, and how each edit meets the network (``WriteRoute``: commit and
+/// signal the sync engine's background sender, or commit, have the sync engine push the
+/// queue and wait, undoing an online-only edit the server did not take). It also applies
 /// the app's own decisions on queued edits: resolving a conflict, acting on a failed
 /// entry, cancelling an entry.
 ///
 /// Given the ``LocalStore`` (which alone holds SQL and transactions) and the
-/// ``SyncEngine`` (for the push of immediate mode); the ``ObjectStore`` facade and the
+/// ``SyncEngine`` (its background sender, and the push an edit awaits); the ``ObjectStore`` facade and the
 /// collection handles forward to it.
 final class EditEngine: Sendable {
     let local: LocalStore
@@ -54,16 +55,23 @@ final class EditEngine: Sendable {
             return result
         } }
 
-        if descriptor.isLocalOnly { return try commitLocally() }
-        guard backend != nil, !connectivity.isForcedOffline else {
-            if policy == .updateIfOnline { throw Self.offlineError(name) }
+        let route = WriteRoute.decide(mode: configuration.writeMode, policy: policy, hasBackend: backend != nil,
+                                      forcedOffline: connectivity.isForcedOffline, localOnly: descriptor.isLocalOnly)
+        switch route {
+        case .commit:
             return try commitLocally()
-        }
-        if configuration.writeMode == .deferred {
-            if policy == .updateIfOnline, let error = Self.onlineOnlyError(await reachability(), collection: name) { throw error }
+        case .refuseOffline:
+            throw Self.offlineError(name)
+        case .pingThenCommit:
+            if let error = Self.onlineOnlyError(await reachability(), collection: name) { throw error }
             return try commitLocally()
+        case .commitThenSend:
+            let stored = try commitLocally()
+            sync.sendSoon()
+            return stored
+        case .commitThenAwaitServer:
+            return try await editImmediately(edit, of: descriptor, policy: policy, alongside: alongside)
         }
-        return try await editImmediately(edit, of: descriptor, policy: policy, alongside: alongside)
     }
 
     private static func offlineError(_ collection: String) -> OfflineStoreError {

@@ -6,7 +6,8 @@ import Observation
 /// An `@Observable` object: SwiftUI views (and `withObservationTracking`) that read
 /// ``models`` or ``statuses`` update after every local edit, flush, refresh or conflict
 /// settlement that changes them. A thin adapter over the store's database observation,
-/// which runs until ``stop()`` or until the object is released.
+/// which runs until ``stop()``, until the store is closed, or until the object is released
+/// (``isObserving`` says whether it runs).
 ///
 /// ```swift
 /// @MainActor struct TodoList: View {
@@ -30,6 +31,9 @@ public final class LiveQuery<M: SyncModel> {
     public private(set) var undecodable: [UndecodableRecord] = []
     /// Whether the first result has arrived.
     public private(set) var isLoaded = false
+    /// Whether the observation runs: false once ``stop()`` was called, the store was
+    /// closed, or the observation failed (``error``). The current values stay.
+    public private(set) var isObserving = true
     /// Why the observation stopped, if it failed (a query on a key path that is not a
     /// stored property, a closed store).
     public private(set) var error: (any Error)?
@@ -58,6 +62,7 @@ public final class LiveQuery<M: SyncModel> {
             } catch {
                 self?.error = error
             }
+            self?.isObserving = false
         }
     }
 
@@ -76,6 +81,12 @@ public final class LiveQuery<M: SyncModel> {
     public func stop() {
         task?.cancel()
         task = nil
+        isObserving = false
+    }
+
+    /// Returns once the observation ended (at once after ``stop()``); for tests.
+    func untilStopped() async {
+        await task?.value
     }
 
     private func apply(_ snapshot: [StoredObject]) {

@@ -11,7 +11,7 @@ extension LocalTransaction {
     /// - Throws: `EncodingError` for a value JSON cannot hold; ``OfflineStoreError``
     ///   `invalidID`, `schemaViolation`, `unknownCollection`; a storage error.
     public func save<M: SyncModel>(_ model: M) throws {
-        let value = try ModelEncoder(coding: M.coding).encode(model)
+        let value = try ModelEncoder(coding: M.coding).encodeForStore(model, "\(M.collectionName)/\(model.id)")
         _ = try apply(.save(value, keeping: try ModelFields.allNames(of: M.self)), in: M.collectionName)
     }
 
@@ -24,13 +24,14 @@ extension LocalTransaction {
 
     /// Reads a model as the app sees it, including this transaction's edits; nil if absent.
     ///
-    /// - Throws: ``UndecodableRecord`` when the object does not decode as `M`; a storage error.
+    /// - Throws: ``OfflineStoreError`` `undecodable` when the object does not decode as `M`
+    ///   (``OfflineStoreError/undecodableRecord`` holds it); a storage error.
     public func find<M: SyncModel>(_ type: M.Type, id: String) throws -> M? {
         guard let value = try find(id, in: M.collectionName) else { return nil }
         do {
             return try ModelDecoder(coding: M.coding).decode(M.self, from: value)
         } catch let error as DecodingError {
-            throw UndecodableRecord(collection: M.collectionName, id: id, json: value, error: error)
+            throw UndecodableRecord(collection: M.collectionName, id: id, json: value, error: error).thrown
         }
     }
 }

@@ -5,14 +5,15 @@ extension ModelCollection {
     /// So a model older than the server's data never deletes other clients' fields. A
     /// property that is nil (and so not encoded) is removed from the object.
     ///
-    /// - Returns: the model as stored, decoded again (an immediate write returns the
-    ///   server's answer).
-    /// - Throws: `EncodingError` for a value JSON cannot hold; ``OfflineStoreError``
-    ///   `invalidID`, `schemaViolation`, `offline` (under `updateIfOnline`), or a sync
-    ///   error in immediate mode; ``UndecodableRecord`` if the stored result does not decode.
+    /// - Returns: the model as stored, decoded again (an edit that awaits the server returns
+    ///   the server's answer).
+    /// - Throws: ``OfflineStoreError``: `invalidJSON` for a value JSON cannot hold,
+    ///   `invalidID`, `schemaViolation`, `offline` (under `updateIfOnline`), a sync error when
+    ///   the edit awaits the server (Docs/Policies.md, "Write modes"), `undecodable` if the
+    ///   stored result does not decode.
     @discardableResult
     public func save(_ model: M, policy: UpdatePolicy? = nil) async throws -> M {
-        let value = try encoder.encode(model)
+        let value = try encoder.encodeForStore(model, "\(name)/\(model.id)")
         let stored = try await store.editEngine.edit(.save(value, keeping: try ModelFields.allNames(of: M.self)), in: name, policy: policy)
         guard let stored else { return model }
         return try decode(stored, id: stored["id"]?.stringValue ?? model.id)
@@ -23,7 +24,7 @@ extension ModelCollection {
     /// - Throws: ``OfflineStoreError`` `alreadyExists`, and as ``save(_:policy:)``.
     @discardableResult
     public func create(_ model: M, policy: UpdatePolicy? = nil) async throws -> M {
-        let stored = try await json.create(try encoder.encode(model), policy: policy)
+        let stored = try await json.create(try encoder.encodeForStore(model, "\(name)/\(model.id)"), policy: policy)
         return try decode(stored, id: stored["id"]?.stringValue ?? model.id)
     }
 

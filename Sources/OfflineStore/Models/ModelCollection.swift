@@ -28,8 +28,10 @@ public struct ModelCollection<M: SyncModel>: Sendable {
     /// The model with this id as the app sees it (local copy, else server copy); nil if
     /// missing or locally deleted.
     ///
-    /// - Throws: ``UndecodableRecord`` when the stored object does not decode as `M` (it
-    ///   stays stored; the JSON API still reads it), ``OfflineStoreError`` `unknownCollection`.
+    /// - Throws: ``OfflineStoreError``: `undecodable` when the stored object does not decode
+    ///   as `M` (it stays stored; the JSON API still reads it; the error's
+    ///   ``OfflineStoreError/undecodableRecord`` holds its id, raw JSON and the
+    ///   `DecodingError`), `unknownCollection`.
     public func find(_ id: String) throws -> M? {
         guard let json = try json.find(id) else { return nil }
         return try decode(json, id: id)
@@ -80,7 +82,12 @@ public struct ModelCollection<M: SyncModel>: Sendable {
 
     // MARK: Decoding
 
-    func decode(_ value: JSONValue, id: String) throws(UndecodableRecord) -> M {
+    func decode(_ value: JSONValue, id: String) throws(OfflineStoreError) -> M {
+        do throws(UndecodableRecord) { return try decodeOrReport(value, id: id) } catch { throw error.thrown }
+    }
+
+    /// Decodes a stored object, or the record saying why it does not decode.
+    func decodeOrReport(_ value: JSONValue, id: String) throws(UndecodableRecord) -> M {
         do {
             return try decoder.decode(M.self, from: value)
         } catch let error as DecodingError {
@@ -94,7 +101,7 @@ public struct ModelCollection<M: SyncModel>: Sendable {
     /// Decodes a copy that may be absent (a conflict's side, a deleted object).
     func decodeIfPresent(_ value: JSONValue?, id: String) throws(UndecodableRecord) -> M? {
         guard let value else { return nil }
-        return try decode(value, id: id)
+        return try decodeOrReport(value, id: id)
     }
 
     func decodeAll(_ values: [JSONValue]) -> ModelReadResult<M> {
@@ -103,7 +110,7 @@ public struct ModelCollection<M: SyncModel>: Sendable {
         models.reserveCapacity(values.count)
         for value in values {
             do throws(UndecodableRecord) {
-                models.append(try decode(value, id: value["id"]?.stringValue ?? ""))
+                models.append(try decodeOrReport(value, id: value["id"]?.stringValue ?? ""))
             } catch {
                 undecodable.append(error)
             }

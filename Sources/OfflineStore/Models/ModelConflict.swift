@@ -77,7 +77,7 @@ public struct ModelConflict<M: SyncModel>: Sendable, Identifiable {
     /// Fields the model does not know follow the same rules, so they are kept.
     ///
     /// - Throws: ``OfflineStoreError/Code/invalidFieldPath`` for a key path that is not a
-    ///   stored top-level property, ``UndecodableRecord`` when the merged object does not decode.
+    ///   stored top-level property, `undecodable` when the merged object does not decode.
     public func merged(choosing choices: [PartialKeyPath<M>: ModelConflictSide] = [:],
                        otherwise: ModelConflictSide = .local) throws -> M {
         var chosen: [String: ModelConflictSide] = [:]
@@ -93,7 +93,7 @@ public struct ModelConflict<M: SyncModel>: Sendable, Identifiable {
         do {
             return try ModelDecoder(coding: M.coding).decode(M.self, from: .object(members))
         } catch let error as DecodingError {
-            throw UndecodableRecord(collection: M.collectionName, id: id, json: .object(members), error: error)
+            throw UndecodableRecord(collection: M.collectionName, id: id, json: .object(members), error: error).thrown
         }
     }
 }
@@ -122,7 +122,7 @@ extension ModelResolution {
         case .keepLocal: return .keepLocal
         case .keepServer: return .keepServer
         case .model(let model):
-            var members = try ModelEncoder(coding: M.coding).encode(model).objectValue ?? [:]
+            var members = try ModelEncoder(coding: M.coding).encodeForStore(model, "\(conflict.collection)/\(conflict.id)").objectValue ?? [:]
             let known = try ModelFields.allNames(of: M.self)
             let unknown = (conflict.server ?? conflict.local)?.objectValue ?? [:]
             for (key, value) in unknown where members[key] == nil && !known.contains(key) { members[key] = value }

@@ -39,7 +39,7 @@ extension ModelCollection {
             var model: M?
             var undecodable: UndecodableRecord?
             if let value = try json.find(entry.objectID) {
-                do throws(UndecodableRecord) { model = try decode(value, id: entry.objectID) } catch { undecodable = error }
+                do throws(UndecodableRecord) { model = try decodeOrReport(value, id: entry.objectID) } catch { undecodable = error }
             }
             return ModelFailedEntry(entry: entry, model: model, undecodable: undecodable)
         }

@@ -5,9 +5,9 @@ import GRDB
 /// It yields the current models first, then the models again after every committed
 /// write that changed the query's result: local edits, refreshes, conflict settlements.
 /// Objects that do not decode as `M` are left out (``LiveQuery`` and
-/// ``ModelCollection/findAll(where:orderBy:limit:offset:)`` report them). The database
-/// observation stops when the consumer stops iterating (leaves the loop, or its task is
-/// cancelled).
+/// ``ModelCollection/findAll(where:orderBy:limit:offset:)`` report them). It ends when the
+/// store is closed; the database observation stops when the consumer stops iterating
+/// (leaves the loop, or its task is cancelled).
 ///
 /// ```swift
 /// for try await open in todos.observeAll(where: \.done == false) {
@@ -19,7 +19,7 @@ public struct ModelObservation<M: SyncModel>: AsyncSequence, Sendable {
     public typealias Element = [M]
 
     let collection: ModelCollection<M>
-    let values: Result<AsyncValueObservation<[JSONValue]>, OfflineStoreError>
+    let values: Result<StoreObservation<[JSONValue]>, OfflineStoreError>
 
     /// Creates the iterator, which starts the database observation.
     public func makeAsyncIterator() -> AsyncIterator {
@@ -29,9 +29,9 @@ public struct ModelObservation<M: SyncModel>: AsyncSequence, Sendable {
     /// Iterates the models of the query; releasing it stops the database observation.
     public struct AsyncIterator: AsyncIteratorProtocol {
         let collection: ModelCollection<M>
-        var values: Result<AsyncValueObservation<[JSONValue]>.Iterator, OfflineStoreError>
+        var values: Result<StoreObservation<[JSONValue]>.AsyncIterator, OfflineStoreError>
 
-        /// The models after the next change, or nil when the observation ended.
+        /// The models after the next change, or nil when the observation ended (the store closed).
         ///
         /// - Throws: ``OfflineStoreError`` for a query that cannot run, or a storage error.
         public mutating func next() async throws -> [M]? {
@@ -61,7 +61,7 @@ extension ModelCollection {
     }
 
     /// The stored objects (with their sync state) a query matches, as they change.
-    func observeObjects(_ query: ModelQuery<M>) -> AsyncValueObservation<[StoredObject]> {
+    func observeObjects(_ query: ModelQuery<M>) -> StoreObservation<[StoredObject]> {
         let json = self.json
         let select = Result {
             let (condition, sort) = try query.compiled()

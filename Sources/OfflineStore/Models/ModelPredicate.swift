@@ -23,7 +23,7 @@ public struct ModelPredicate<M: SyncModel>: Sendable {
     }
 
     static func json<V: ModelQueryValue>(_ value: V) throws -> JSONValue {
-        try ModelEncoder(coding: M.coding).encode(value)
+        try ModelEncoder(coding: M.coding).encodeForStore(value, "a query value")
     }
 
     static func storeError(_ error: any Error) -> OfflineStoreError {

@@ -91,7 +91,7 @@ extension ObjectStore {
 /// ```
 extension ObjectStore {
     /// The number of queue entries the server has not confirmed (pending, in flight or failed), as it changes.
-    public func observePendingCount() -> AsyncValueObservation<Int> {
+    public func observePendingCount() -> StoreObservation<Int> {
         local.observe(readingObjects: false) { db in try QueueTable.count(db) }
     }
 }
@@ -102,13 +102,13 @@ extension ObjectCollection {
     /// - Throws: while iterating, ``OfflineStoreError`` `invalidFieldPath` or `unknownCollection`
     ///   for a query that cannot run, or a storage error.
     public func observeAll(where condition: Condition? = nil, orderBy: [SortKey] = [],
-                           limit: Int? = nil, offset: Int = 0) -> AsyncValueObservation<[JSONValue]> {
+                           limit: Int? = nil, offset: Int = 0) -> StoreObservation<[JSONValue]> {
         let query = Result { try selectQuery(where: condition, state: nil, orderBy: orderBy, limit: limit, offset: offset) }
         return store.local.observe { db in try query.get().rows(db).compactMap(\.effective) }
     }
 
     /// One object with all its copies and flags (nil when absent), as it changes.
-    public func observeObject(_ id: String) -> AsyncValueObservation<StoredObject?> {
+    public func observeObject(_ id: String) -> StoreObservation<StoredObject?> {
         let name = self.name
         return store.local.observe { db in try ObjectRow.fetch(db, collection: name, id: id)?.publicObject }
     }

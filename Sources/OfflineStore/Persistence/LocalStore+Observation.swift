@@ -6,12 +6,27 @@ extension LocalStore {
     /// An observation of a value read from the store: the current value first, then a new
     /// one after every committed write that changed it (equal values are not repeated).
     /// With `objects`, the fetch reads `objects`, whose changes the change log announces
-    /// (``installChangeLog()``, installed here).
+    /// (``installChangeLog()``, installed here). It ends when the store closes
+    /// (``endObservations()``).
     func observe<Value: Sendable & Equatable>(readingObjects objects: Bool = true,
                                               _ fetch: @escaping @Sendable (Database) throws -> Value)
-        -> AsyncValueObservation<Value> {
+        -> StoreObservation<Value> {
         if objects { installChangeLog() }
-        return counted(ValueObservation.tracking(fetch).removeDuplicates()).values(in: writer)
+        let store = self
+        let guarded: @Sendable (Database) throws -> Value = { db in
+            guard !store.isClosed else { throw OfflineStoreError(.closed, "the store was closed") }
+            return try fetch(db)
+        }
+        return StoreObservation(values: counted(ValueObservation.tracking(guarded).removeDuplicates()).values(in: writer),
+                                local: self)
+    }
+
+    /// Makes every running value observation fetch once more, after ``isClosed`` turned
+    /// true: the fetch fails with `closed` and the observation ends (``StoreObservation``
+    /// turns that into the end of the sequence). Called by ``close()`` before the database closes.
+    func endObservations() {
+        guard observers.valueObservers.withLock({ $0 }) > 0 else { return }
+        try? writer.write { db in try db.notifyChanges(in: .fullDatabase) }
     }
 
     /// The observation, counted in ``StoreObservers/valueObservers`` from its start until it

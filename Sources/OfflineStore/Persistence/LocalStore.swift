@@ -70,6 +70,7 @@ final class LocalStore: Sendable {
     func close() throws {
         defer { removeTemporaryBlobs() }
         closed.withLock { $0 = true }
+        endObservations()
         do {
             // Statements still prepared would make SQLite refuse to close the connection.
             writer.writeWithoutTransaction { _ in writerStatements.removeAll() }

@@ -89,10 +89,12 @@ public final class ObjectStore: Sendable {
         editEngine = EditEngine(local: local, sync: syncEngine, configuration: configuration, connectivity: connectivity)
     }
 
-    /// Closes the store; later calls fail with ``OfflineStoreError/Code/closed``.
+    /// Closes the store; later calls fail with ``OfflineStoreError/Code/closed``. The background
+    /// sender's running flush is cancelled (its edits stay queued) and every observation ends.
     ///
     /// - Throws: ``OfflineStoreError`` when SQLite cannot close cleanly.
     public func close() throws {
+        syncEngine.sender.close()
         observers.finishStreams()
         try local.close()
     }

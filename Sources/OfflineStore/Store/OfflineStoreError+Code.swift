@@ -11,6 +11,7 @@ extension OfflineStoreError {
             case storeFull
             case serverLostData
             case cancelled
+            case undecodable
         }
         let base: Base
         /// The code's name, e.g. "offline".
@@ -75,5 +76,9 @@ extension OfflineStoreError {
         /// were applied; the rest stays queued (or is pulled by the next refresh).
         /// ``OfflineStoreError/report`` says what was done.
         public static let cancelled = Code(base: .cancelled)
+        /// A stored object does not decode as the model it is read as (another client wrote
+        /// another shape, or the model changed). The object stays stored, unchanged;
+        /// ``OfflineStoreError/undecodableRecord`` holds its id, raw JSON and the `DecodingError`.
+        public static let undecodable = Code(base: .undecodable)
     }
 }

@@ -55,6 +55,7 @@ extension OfflineStoreError.Code {
         case .storeFull: "There is no room left for more data."
         case .serverLostData: "The server no longer has data this device synced."
         case .cancelled: "Syncing was stopped."
+        case .undecodable: "An item could not be read by this version of the app."
         }
     }
 
@@ -83,6 +84,8 @@ extension OfflineStoreError.Code {
             "Your data is kept on this device; it can be sent to the server again."
         case .cancelled:
             "Sync again to send and receive the rest; your changes are kept on this device."
+        case .undecodable:
+            "Update the app to its latest version; the item is kept as it is."
         case .closed, .invalidID, .invalidJSON, .invalidFieldPath, .schemaViolation, .unknownCollection,
              .collectionExists, .notFound, .alreadyExists, .notConflicted, .invalidOperation, .badResponse,
              .configuration:

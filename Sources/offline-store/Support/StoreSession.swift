@@ -56,7 +56,9 @@ struct StoreSession {
             }
         }
         var configuration = ObjectStore.Configuration()
-        configuration.writeMode = settings?.writeMode ?? .deferred
+        // The CLI's immediate mode waits for the server, so an edit's exit code says what the
+        // server did (Docs/CLI.md); the library's immediate mode would return before it answered.
+        configuration.writeMode = settings.map { $0.writeMode == .deferred ? .deferred : .awaitingServer } ?? .deferred
         let store = try ObjectStore(path: path, configuration: configuration,
                                     backend: try settings?.makeBackend(environment: environment))
         return StoreSession(store: store, settings: settings)

@@ -11,7 +11,9 @@ import Testing
     /// A store on the real Kinto in `directory`, with the docs collection registered.
     static func store(_ directory: TemporaryDirectory, _ name: String, bucket: String,
                       download: BlobDownloadPolicy = .lazy) throws -> ObjectStore {
-        let store = try ObjectStore(path: directory.path(name), backend: try KintoServer.backend(bucket: bucket))
+        // Each edit awaits the server, so the test sees what the upload did when attach returns.
+        let store = try ObjectStore(path: directory.path(name), configuration: .with { $0.writeMode = .awaitingServer },
+                                    backend: try KintoServer.backend(bucket: bucket))
         try store.register(descriptor(download))
         return store
     }

@@ -51,7 +51,7 @@ extension Models {
                 guard case .typeMismatch(_, let context) = number.error else { Issue.record("\(number.error)"); return }
                 #expect(context.codingPath.map(\.stringValue) == ["title"])
                 #expect(number.description.contains("todos/number") && number.description.contains("title"))
-                #expect(throws: UndecodableRecord.self) { try todos.find("missing") }
+                #expect { try todos.find("missing") } throws: { ($0 as? OfflineStoreError)?.undecodableRecord?.id == "missing" }
                 #expect(try todos.count() == 3)
 
                 // The JSON API still reads them; a refresh keeps and updates them.

@@ -7,13 +7,18 @@ import Testing
 extension Models {
     @Suite("Typed models on Kinto", .timeLimit(.minutes(2)))
     struct ModelKintoTests {
+        /// Each edit awaits the server, so a second client that syncs right after sees it.
+        static let awaiting = ObjectStore.Configuration.with { $0.writeMode = .awaitingServer }
+
         /// The issue's snippet, as written, with the key-path query filled in.
         @Test(.liveServer) func theIssueSnippetRunsAsWritten() async throws {
             let bucket = KintoServer.uniqueName("b")
             try await withTemporaryDirectory { directory in
-                let store = try ObjectStore(path: directory.path("a.sqlite"), backend: try KintoServer.backend(bucket: bucket))
+                let store = try ObjectStore(path: directory.path("a.sqlite"), configuration: Self.awaiting,
+                                            backend: try KintoServer.backend(bucket: bucket))
                 defer { try? store.close() }
-                let other = try ObjectStore(path: directory.path("b.sqlite"), backend: try KintoServer.backend(bucket: bucket))
+                let other = try ObjectStore(path: directory.path("b.sqlite"), configuration: Self.awaiting,
+                                            backend: try KintoServer.backend(bucket: bucket))
                 defer { try? other.close() }
                 try other.register(Todo.self, conflictPolicy: .merge)
 
@@ -58,13 +63,15 @@ extension Models {
         @Test(.liveServer) func typedQueriesAndUnknownFieldsOnKinto() async throws {
             let bucket = KintoServer.uniqueName("b")
             try await withTemporaryDirectory { directory in
-                let json = try ObjectStore(path: directory.path("json.sqlite"), backend: try KintoServer.backend(bucket: bucket))
+                let json = try ObjectStore(path: directory.path("json.sqlite"), configuration: Self.awaiting,
+                                            backend: try KintoServer.backend(bucket: bucket))
                 defer { try? json.close() }
                 try json.register(CollectionDescriptor("todos"))
                 // A newer client writes a field this model does not know.
                 try await json.collection("todos").save(["id": "paint", "title": "Paint", "done": false, "color": "red"])
 
-                let store = try ObjectStore(path: directory.path("typed.sqlite"), backend: try KintoServer.backend(bucket: bucket))
+                let store = try ObjectStore(path: directory.path("typed.sqlite"), configuration: Self.awaiting,
+                                            backend: try KintoServer.backend(bucket: bucket))
                 defer { try? store.close() }
                 try store.register(Todo.self)
                 let todos = store.collection(Todo.self)
@@ -89,9 +96,11 @@ extension Models {
             let bucket = KintoServer.uniqueName("b")
             let directory = try TemporaryDirectory()
             defer { directory.remove() }
-            let phone = try ObjectStore(path: directory.path("phone.sqlite"), backend: try KintoServer.backend(bucket: bucket))
+            let phone = try ObjectStore(path: directory.path("phone.sqlite"), configuration: Self.awaiting,
+                                            backend: try KintoServer.backend(bucket: bucket))
             defer { try? phone.close() }
-            let laptop = try ObjectStore(path: directory.path("laptop.sqlite"), backend: try KintoServer.backend(bucket: bucket))
+            let laptop = try ObjectStore(path: directory.path("laptop.sqlite"), configuration: Self.awaiting,
+                                            backend: try KintoServer.backend(bucket: bucket))
             defer { try? laptop.close() }
             try phone.register(Todo.self)
             try laptop.register(Todo.self)

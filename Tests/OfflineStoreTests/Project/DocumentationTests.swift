@@ -58,12 +58,15 @@ struct DocumentationTests {
         }
     }
 
-    /// The ```swift block under README's "## Quick start" heading.
+    /// The program under README's "## Quick start" heading.
     static func readmeQuickStart() throws -> String {
         let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
         let lines = readme.components(separatedBy: "\n")
         let heading = try #require(lines.firstIndex(of: "## Quick start"), "README has a \"## Quick start\" heading")
-        let open = try #require(lines[heading...].firstIndex(of: "```swift"), "a ```swift block follows it")
+        // The program: the first ```swift block that starts with an import (the one before it
+        // shows the Package.swift lines).
+        let open = try #require(lines.indices.dropFirst(heading).first { lines[$0] == "```swift" && lines[$0 + 1].hasPrefix("import ") },
+                                "a ```swift block starting with an import follows it")
         let close = try #require(lines[(open + 1)...].firstIndex(of: "```"), "the block is closed")
         return lines[(open + 1)..<close].joined(separator: "\n") + "\n"
     }

@@ -122,9 +122,10 @@ struct RESTScenarioTests {
     }
 
     @Test(.liveServer, arguments: RESTServerKind.allCases)
-    func anImmediateCreateReturnsTheServersID(_ kind: RESTServerKind) async throws {
+    func aCreateAwaitingTheServerReturnsTheServersID(_ kind: RESTServerKind) async throws {
         let subject = kind.subject()
-        try await store(subject, backend: try subject.backend(), configuration: ObjectStore.Configuration()) { store in
+        let awaiting = ObjectStore.Configuration.with { $0.writeMode = .awaitingServer }
+        try await store(subject, backend: try subject.backend(), configuration: awaiting) { store in
             let made = try await store.collection(subject.collection).create(subject.record("now"))
             let id = try #require(made["id"]?.stringValue)
             #expect(Int(id) != nil, "the server's id, not a temporary one: \(made)")

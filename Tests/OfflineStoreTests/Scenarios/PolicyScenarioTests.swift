@@ -2,11 +2,11 @@ import Foundation
 import OfflineStore
 import Testing
 
-/// Update policies in immediate write mode (SPEC §4), against both backends.
+/// Update policies when edits await the server (`.awaitingServer`, the waiting form of immediate mode), against both backends.
 @Suite struct PolicyScenarioTests {
     @Test(arguments: BackendKind.available)
     func queueIfOfflineKeepsTheEditQueuedUntilTheServerIsBack(_ kind: BackendKind) async throws {
-        let (server, store, _dir) = try await Harness.store(kind, writeMode: .immediate)
+        let (server, store, _dir) = try await Harness.store(kind, writeMode: .awaitingServer)
         let todos = store.collection("todos")
         server.setUnreachable(true)
         try await todos.create(["id": "q", "v": 1])           // succeeds: durable and queued
@@ -22,7 +22,7 @@ import Testing
 
     @Test(arguments: BackendKind.available)
     func updateIfOnlineFailsOfflineAndChangesNothing(_ kind: BackendKind) async throws {
-        let (server, store, _dir) = try await Harness.store(kind, writeMode: .immediate, updatePolicy: .updateIfOnline)
+        let (server, store, _dir) = try await Harness.store(kind, writeMode: .awaitingServer, updatePolicy: .updateIfOnline)
         let todos = store.collection("todos")
         try await todos.create(["id": "u", "v": 1])
         #expect(try await server.serverGet("todos", "u") == ["id": "u", "v": 1])
@@ -44,7 +44,7 @@ import Testing
 
     @Test(arguments: BackendKind.available)
     func aRejectedImmediateEditThrowsAndStaysAsAFailedEntryUnderQueueIfOffline(_ kind: BackendKind) async throws {
-        let (server, store, _dir) = try await Harness.store(kind, writeMode: .immediate)
+        let (server, store, _dir) = try await Harness.store(kind, writeMode: .awaitingServer)
         server.failNextPush(status: 422)
         let error = await #expect(throws: OfflineStoreError.self) {
             try await store.collection("todos").create(["id": "r", "v": 1])
@@ -59,7 +59,7 @@ import Testing
 
     @Test(arguments: BackendKind.available)
     func aRejectedImmediateEditIsUndoneUnderUpdateIfOnline(_ kind: BackendKind) async throws {
-        let (server, store, _dir) = try await Harness.store(kind, writeMode: .immediate, updatePolicy: .updateIfOnline)
+        let (server, store, _dir) = try await Harness.store(kind, writeMode: .awaitingServer, updatePolicy: .updateIfOnline)
         let todos = store.collection("todos")
         try await todos.create(["id": "w", "v": 1])
         server.failNextPush(status: 422)

@@ -192,8 +192,8 @@ import Testing
     }
 
     @Test(arguments: BackendKind.available)
-    func immediateWritesReachTheServerAtOnce(_ kind: BackendKind) async throws {
-        let (server, store, _dir) = try await Harness.store(kind, writeMode: .immediate)
+    func editsAwaitingTheServerReachItBeforeTheCallReturns(_ kind: BackendKind) async throws {
+        let (server, store, _dir) = try await Harness.store(kind, writeMode: .awaitingServer)
         let todos = store.collection("todos")
         try await todos.create(["id": "i", "v": 1])
         #expect(try await server.serverGet("todos", "i") == ["id": "i", "v": 1])

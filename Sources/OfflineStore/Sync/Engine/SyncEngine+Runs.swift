@@ -76,7 +76,26 @@ extension SyncEngine {
         }
     }
 
-    /// Pushes the queue for an immediate write (no events); returns the error that stopped it early.
+    /// Hands the queue to the background sender (an immediate-mode edit committed).
+    func sendSoon() {
+        sender.signal { [weak self] in await self?.sendInBackground() }
+    }
+
+    /// One pass of the background sender: waits its turn on the sync lock, then flushes with
+    /// the usual events, unless nothing is pending any more (a flush that ran meanwhile sent
+    /// it: the pass then does nothing). Its outcome goes to the events, never to a caller.
+    func sendInBackground() async {
+        _ = try? await withSyncLock { () async throws -> Void in
+            guard try read("counting pending entries", { db in try QueueTable.count(db, state: .pending) }) > 0 else { return }
+            _ = try await observed(.flush, honouringRetryDelays: false) { context in
+                let (report, stop) = try await runFlush(context)
+                if let stop { throw stop.stoppingRun(after: report) }
+                return report
+            }
+        }
+    }
+
+    /// Pushes the queue for an edit that awaits the server (no events); returns the error that stopped it early.
     func flushForImmediateWrite() async throws -> OfflineStoreError? {
         try await withSyncLock { try await runFlush(.immediateWrite) }.1
     }

@@ -17,7 +17,7 @@ import GRDB
 /// (``withSyncLock(_:)``). A store without a backend has an engine too (its resets and
 /// scopes are local); its runs fail with `configuration`, its fetches with `offline`
 /// (``connected(_:missing:)``). The ``ObjectStore`` facade and the ``EditEngine`` (for
-/// the push of immediate mode) call it.
+/// the background sender of immediate mode and the push of `awaitingServer`) call it.
 final class SyncEngine: Sendable {
     let local: LocalStore
     /// The server; nil for a store without a backend.
@@ -28,6 +28,8 @@ final class SyncEngine: Sendable {
     let connectivity: Connectivity
     /// Entries the failed-entry handler chose to retry: sent again by the next flush, not this one.
     let deferredRetries = Locked(Set<Int64>())
+    /// Sends immediate-mode edits after they committed (``BackgroundSender``).
+    let sender: BackgroundSender
 
     init(local: LocalStore, server: (any Backend)?, configuration: ObjectStore.Configuration,
          observers: StoreObservers, lock: SyncLock, connectivity: Connectivity) {
@@ -37,6 +39,7 @@ final class SyncEngine: Sendable {
         self.observers = observers
         self.lock = lock
         self.connectivity = connectivity
+        sender = BackgroundSender()
     }
 
     /// The server of a run: the steps below a run's entry point (which checked
