@@ -21,6 +21,15 @@ enum CollectionsTable {
             loaded[name] = stored.descriptor(named: name)
         }
         registry.replaceAll(loaded)
+        let readOnly = try local.read("loading collection access") { db in
+            try String.fetchAll(db, sql: "SELECT name FROM collections WHERE access = ?", arguments: [CollectionAccess.readOnly.rawValue])
+        }
+        registry.setReadOnly(Set(readOnly))
+    }
+
+    /// Records what the user may do in a collection on the server (as its preparation found).
+    static func setAccess(_ access: CollectionAccess, of collection: String, in db: Database) throws {
+        try db.execute(sql: "UPDATE collections SET access = ? WHERE name = ?", arguments: [access.rawValue, collection])
     }
 
     /// Stores a collection's definition; an existing one must have the same fields.

@@ -24,7 +24,8 @@ extension SyncEngine {
             if let cancelled = SyncCancellation.check("the flush") { return cancelled }
             let held = try flushHolds(context)
             report.heldBack = held.associations
-            let batch = try nextBatch(maxSize: flush.batchLimit, skipping: flush.exhausted.union(held.seqs))
+            let batch = try nextBatch(maxSize: flush.batchLimit, skipping: flush.exhausted.union(held.seqs),
+                                      skippingCollections: flush.refused)
             switch flush.next(for: batch) {
             case .uploadBlobs:
                 return try await uploadPendingBlobs(report: &report)
@@ -34,7 +35,14 @@ extension SyncEngine {
                     return SyncCancellation.stop(for: error, "the flush")
                 }
             case .prepare(let collection):
-                do { try await backend.prepare(collection: collection) } catch {
+                do {
+                    try await prepareRecordingAccess(collection)
+                } catch let error as OfflineStoreError where FailureRule.isCollectionRefusal(error) {
+                    // Not creatable nor readable: its entries wait in the queue, the others go on.
+                    refuse(collection, .push, error, report: &report)
+                    flush.didRefuse(collection)
+                    continue
+                } catch {
                     return SyncCancellation.stop(for: error, "the flush")
                 }
                 flush.didPrepare(collection)
@@ -57,7 +65,7 @@ extension SyncEngine {
     /// The next batch to send (``FlushPlan``), reading the queue in FIFO pages only as far
     /// as needed to decide it: sent entries leave the queue, so a flush of n entries reads
     /// O(n) rows in all instead of the whole queue before every batch.
-    func nextBatch(maxSize: Int, skipping skipped: Set<Int64>) throws -> [QueueEntry] {
+    func nextBatch(maxSize: Int, skipping skipped: Set<Int64>, skippingCollections refused: Set<String> = []) throws -> [QueueEntry] {
         try read("reading the queue") { db in
             var candidates: [FlushPlan.Candidate] = []
             // A server may announce any batch limit (even Int.max): grow the page without overflowing.
@@ -66,7 +74,7 @@ extension SyncEngine {
             while true {
                 let page = try FlushQueue.candidates(db, after: after, limit: pageSize)
                 candidates += page
-                let plan = FlushPlan.plan(candidates, maxSize: maxSize, skipping: skipped)
+                let plan = FlushPlan.plan(candidates, maxSize: maxSize, skipping: skipped, skippingCollections: refused)
                 guard !plan.isDecided, page.count == pageSize, let last = page.last else { return plan.batch }
                 after = last.entry.seq
                 // A long held-back head costs O(n) per batch, as a whole read would.
