@@ -22,14 +22,18 @@ enum CollectionsTable {
         }
         registry.replaceAll(loaded)
         let readOnly = try local.read("loading collection access") { db in
-            try String.fetchAll(db, sql: "SELECT name FROM collections WHERE access = ?", arguments: [CollectionAccess.readOnly.rawValue])
+            try String.fetchAll(db, sql: "SELECT name FROM collections WHERE access = ?", arguments: [readOnlyAccess])
         }
         registry.setReadOnly(Set(readOnly))
     }
 
-    /// Records what the user may do in a collection on the server (as its preparation found).
-    static func setAccess(_ access: CollectionAccess, of collection: String, in db: Database) throws {
-        try db.execute(sql: "UPDATE collections SET access = ? WHERE name = ?", arguments: [access.rawValue, collection])
+    /// The stored `access` of a collection the user may read but not write on the server.
+    static let readOnlyAccess = "read-only"
+
+    /// Records whether the user may only read a collection on the server (as its preparation found).
+    static func setReadOnly(_ readOnly: Bool, of collection: String, in db: Database) throws {
+        try db.execute(sql: "UPDATE collections SET access = ? WHERE name = ?",
+                       arguments: [readOnly ? readOnlyAccess : "read-write", collection])
     }
 
     /// Stores a collection's definition; an existing one must have the same fields.
