@@ -4,7 +4,7 @@ import Testing
 
 /// Sharing and lost access on the real Kinto with two users and real permissions
 /// (Docs/Auth.md, "Sharing and lost access"): alice owns the bucket, bob syncs in it.
-@Suite(.liveServer, .timeLimit(.minutes(1))) struct SharingKintoTests {
+@Suite(.liveServer, .timeLimit(.minutes(5))) struct SharingKintoTests {
     /// Plain HTTP to Kinto as one user: what the owner does from another client.
     struct KintoUser {
         let name: String
