@@ -99,7 +99,11 @@ enum StoreSchema {
             // What a changed sync scope still has to pull once (ScopeCatchUp, JSON), until a refresh did it.
             try db.execute(sql: "ALTER TABLE collections ADD COLUMN scope_catchup TEXT")
         }
-        migrator.registerMigration("v5-access") { db in
+        migrator.registerMigration("v5-late-writes") { db in
+            // Creates whose answer was lost, watched for a late delivery (LateWriteRule).
+            try db.execute(sql: LateWriteTable.schema)
+        }
+        migrator.registerMigration("v6-access") { db in
             // What the user may do in the collection on the server (CollectionAccess), as the last
             // preparation found; NULL until a sync prepared it (treated as read-write).
             try db.execute(sql: "ALTER TABLE collections ADD COLUMN access TEXT")

@@ -12,9 +12,7 @@ extension ObjectStore {
     }
 
     /// Whether anything in the store waits to be sent (or was rejected and waits for the app).
-    public func isChanged() throws -> Bool {
-        try queueCount() > 0
-    }
+    public func isChanged() throws -> Bool { try queueCount() > 0 }
 
     /// Cancels a queued entry: every unsent edit of its object is dropped and the
     /// object rolls back to its persistent copy (it disappears if the server never had it).

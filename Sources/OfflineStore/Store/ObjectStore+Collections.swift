@@ -46,8 +46,7 @@ extension ObjectStore {
     /// - Throws: ``OfflineStoreError`` `invalidOperation` for an empty or too long key,
     ///   or a storage error.
     public func setMetadata(_ value: String?, forKey key: String) throws {
-        let stored = try MetaTable.appKey(key)
-        try local.write("saving metadata \(key)") { db in try MetaTable.setValue(value, forKey: stored, in: db) }
+        try MetaTable.setAppValue(value, forKey: key, in: local)
     }
 
     /// The app metadata stored under `key` with ``setMetadata(_:forKey:)``, or nil.
@@ -55,8 +54,7 @@ extension ObjectStore {
     /// - Throws: ``OfflineStoreError`` `invalidOperation` for an empty or too long key,
     ///   or a storage error.
     public func metadata(forKey key: String) throws -> String? {
-        let stored = try MetaTable.appKey(key)
-        return try local.read("reading metadata \(key)") { db in try MetaTable.value(forKey: stored, in: db) }
+        try MetaTable.appValue(forKey: key, in: local)
     }
 
     /// Registers the collection of a model type, with the same options as ``CollectionDescriptor``.

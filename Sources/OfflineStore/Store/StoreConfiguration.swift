@@ -55,12 +55,19 @@ extension ObjectStore {
         /// device is locked (``OfflineStoreError/Code/storage``), a background sync's too:
         /// prefer `.completeUntilFirstUserAuthentication` (Docs/ApplePlatforms.md).
         public var fileProtection: FileProtection?
-        /// How often, while an observation runs, the store looks for writes that other
-        /// processes committed to its file (an app extension, a scheduled
-        /// `offline-store sync`), so observed queries see them too; nil: never (only this
-        /// process's writes are observed). Ignored by an in-memory store. Default: 250 ms. One `PRAGMA data_version` per
-        /// interval; nothing polls while no observation runs.
+        /// How often, while an observation runs, the store looks for writes that other processes committed
+        /// to its file (an app extension, a scheduled `offline-store sync`), so observed queries see them
+        /// too; nil: never (only this process's writes are observed). Ignored by an in-memory store.
+        /// Default: 250 ms. One `PRAGMA data_version` per interval; nothing polls while no observation runs.
         public var externalChangeInterval: Duration? = .milliseconds(250)
+        /// How long a create whose answer never came (a timeout, a lost connection, a kill) is
+        /// watched for a late delivery: a network can deliver the request after the store
+        /// resent it and the app deleted the object, which on Kinto brings the object back.
+        /// A refresh within this time after the lost answer recognises such a record as this
+        /// store's own late write and deletes it again (Docs/Sync.md, "Late deliveries"); at
+        /// most 1,000 creates are watched at once. `.zero` turns the recognition off.
+        /// Default: 7 days.
+        public var lateDeliveryWindow: Duration = .seconds(7 * 24 * 3600)
         /// Test hooks for fault injection; not for production use.
         package var faults = FaultInjection()
 

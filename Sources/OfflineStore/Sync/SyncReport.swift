@@ -34,6 +34,11 @@ public struct SyncReport: Sendable, Hashable, Codable {
     /// pull), each once per direction; the other collections were synced. Edits it refused
     /// one by one are failed entries (``QueueEntry/Failure/forbidden``), not listed here.
     public var refused: [RefusedCollection] = []
+    /// Late deliveries of this store's own creates recognised in this run: a create whose
+    /// answer was lost reached the server after the store had moved on (resent it, deleted
+    /// the object), and the store undid it (deleted it again, or resent its newer edit over
+    /// it); see Docs/Sync.md, "Late deliveries".
+    public var lateWritesUndone = 0
 
     /// Creates an empty report.
     public init() {}
@@ -62,6 +67,7 @@ public struct SyncReport: Sendable, Hashable, Codable {
         blobsWaiting = other.blobsWaiting
         leftScope += other.leftScope
         swept += other.swept
+        lateWritesUndone += other.lateWritesUndone
         refused += other.refused
     }
 

@@ -15,7 +15,11 @@ extension SyncEngine {
     /// The flush loop; returns the error that stopped it early, if any.
     private func pushQueue(_ context: SyncContext, report: inout SyncReport) async throws -> OfflineStoreError? {
         if isForcedOffline { return OfflineStoreError(.offline, "the store is set offline") }
-        try write("preparing the queue") { db in try QueueTable.recoverInFlight(db) }
+        try write("preparing the queue") { db in
+            // Creates a killed process had on the wire may still arrive: they are watched first.
+            if watchesLateWrites { try LateWriteTable.watchInFlight(at: configuration.now(), in: db) }
+            try QueueTable.recoverInFlight(db)
+        }
         deferredRetries.withLock { $0.removeAll() }
         var flush = FlushStateMachine()
         var refreshedForLostCreates: Set<String> = []
@@ -107,6 +111,7 @@ extension SyncEngine {
                 // A wait the server asked for (Retry-After / Backoff) is kept for AutoSync.
                 let notBefore = stop.retryAfter.map { configuration.now().addingTimeInterval($0.timeInterval) }
                 for s in sent { try QueueTable.release(s.entry.seq, error: stop, notBefore: notBefore, in: db) }
+                try watchLostCreates(sent, after: stop, in: db)
             }
             return stop
         }
