@@ -50,7 +50,7 @@ extension InMemoryBackend {
         case .status(let status, let retryAfter, let body):
             switch status {
             case 401, 403:
-                throw OfflineStoreError(.unauthorized, "the server refused the request (injected fault)",
+                throw OfflineStoreError(status == 401 ? .unauthorized : .forbidden, "the server refused the request (injected fault)",
                                         status: status, body: body)
             case 400...499 where call == .push:
                 return .reject(status: status, body: body)

@@ -26,11 +26,19 @@ public protocol Backend: Sendable {
     /// Makes sure the collection exists on the server (creating it where allowed).
     func prepare(collection: String) async throws
 
+    /// Makes sure the collection exists on the server, creating it only when it is missing
+    /// and the user may create it, and says what the user may do in it. A collection the
+    /// user can read but not write is ``CollectionAccess/readOnly``. The default
+    /// implementation (in `Backend+Access.swift`) calls ``prepare(collection:)``.
+    ///
+    /// - Throws: ``OfflineStoreError/Code/forbidden`` when the user can neither create nor read it.
+    func prepareAccess(collection: String) async throws -> CollectionAccess
+
     /// Sends operations of one collection, at most `capabilities().maxBatchSize`,
     /// none of which depends on another; returns one outcome per operation, in order.
     ///
     /// - Throws: ``OfflineStoreError`` for failures of the whole request:
-    ///   `offline` (no connection), `timeout`, `unauthorized` (401/403), `server`
+    ///   `offline` (no connection), `timeout`, `unauthorized` (401), `forbidden` (403), `server`
     ///   (5xx or a batch that was not applied, with ``OfflineStoreError/retryAfter``).
     func push(_ operations: [PushOperation], collection: String) async throws -> [PushOutcome]
 
@@ -149,7 +157,8 @@ public enum PushOutcome: Sendable, Hashable {
     case createdThenDeleted(record: JSONValue, version: String?)
     /// 409/412: the server holds another version; its copy (nil if deleted) and version.
     case conflict(server: JSONValue?, version: String?)
-    /// 4xx other than auth and conflicts: the server refused the operation.
+    /// 4xx other than 401 and conflicts: the server refused the operation (403: the user may
+    /// not write this record; the entry becomes a ``QueueEntry/Failure/forbidden`` failed entry).
     case rejected(status: Int, body: String?)
     /// 5xx or a sub-request that may succeed later; the entry stays pending.
     case retry(status: Int?, message: String, retryAfter: Duration?)

@@ -23,6 +23,7 @@ extension EditEngine {
 
     private func applyWithinSizeLimit(_ edit: LocalEdit, to collection: CollectionDescriptor, in db: Database,
                                       latch: RollbackLatch?) throws -> JSONValue? {
+        try local.collections.checkWritable(collection.name)
         let sizeBefore = try local.sizeBeforeWrite(db)
         let result = try applyEdit(edit, to: collection, in: db, latch: latch)
         // After the writes: a refusal here must undo them too.

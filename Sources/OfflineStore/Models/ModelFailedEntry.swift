@@ -15,6 +15,10 @@ public struct ModelFailedEntry<M: SyncModel>: Sendable, Identifiable {
     /// The object when it does not decode as `M`.
     public let undecodable: UndecodableRecord?
 
+    /// Why it failed: ``QueueEntry/Failure/forbidden`` when the user may not write it (403),
+    /// else ``QueueEntry/Failure/rejected``.
+    public var failure: QueueEntry.Failure { entry.failure ?? .rejected }
+
     /// The server's per-field validation messages.
     public var messages: ValidationMessages { entry.validationMessages }
 

@@ -9,6 +9,9 @@ public enum SyncEvent: Sendable, Hashable {
     case conflict(Conflict)
     /// The server rejected an entry; it is kept as failed (or handled by the error handler).
     case failedEntry(QueueEntry)
+    /// The server refused a collection (403): the run goes on with the others. Local
+    /// copies stay; its refused edits stay queued or become forbidden failed entries.
+    case refused(RefusedCollection)
     /// A record turned out to be a late delivery of this store's own create, and the store
     /// undid it (see ``SyncReport/lateWritesUndone``).
     case lateWriteUndone(LateWrite)

@@ -21,6 +21,19 @@ enum CollectionsTable {
             loaded[name] = stored.descriptor(named: name)
         }
         registry.replaceAll(loaded)
+        let readOnly = try local.read("loading collection access") { db in
+            try String.fetchAll(db, sql: "SELECT name FROM collections WHERE access = ?", arguments: [readOnlyAccess])
+        }
+        registry.setReadOnly(Set(readOnly))
+    }
+
+    /// The stored `access` of a collection the user may read but not write on the server.
+    static let readOnlyAccess = "read-only"
+
+    /// Records whether the user may only read a collection on the server (as its preparation found).
+    static func setReadOnly(_ readOnly: Bool, of collection: String, in db: Database) throws {
+        try db.execute(sql: "UPDATE collections SET access = ? WHERE name = ?",
+                       arguments: [readOnly ? readOnlyAccess : "read-write", collection])
     }
 
     /// Stores a collection's definition; an existing one must have the same fields.

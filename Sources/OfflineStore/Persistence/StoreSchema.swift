@@ -103,6 +103,11 @@ enum StoreSchema {
             // Creates whose answer was lost, watched for a late delivery (LateWriteRule).
             try db.execute(sql: LateWriteTable.schema)
         }
+        migrator.registerMigration("v6-access") { db in
+            // What the user may do in the collection on the server (CollectionAccess), as the last
+            // preparation found; NULL until a sync prepared it (treated as read-write).
+            try db.execute(sql: "ALTER TABLE collections ADD COLUMN access TEXT")
+        }
         return migrator
     }
 }

@@ -12,6 +12,16 @@ public struct QueueEntry: Sendable, Hashable {
         case delete
     }
 
+    /// The kind of a failed entry.
+    public enum Failure: String, Sendable, Hashable, Codable, CaseIterable {
+        /// The server refused the edit itself (4xx: invalid data, a missing parent, …): fix it, then retry.
+        case rejected
+        /// The server refused the user permission to make it (403: the collection or record is
+        /// not writable for this user, e.g. access was withdrawn). The local copy stays what the
+        /// app sees; ``ObjectStore/retry(_:id:)`` once access is granted again sends it.
+        case forbidden
+    }
+
     /// Where the entry stands.
     public enum State: String, Sendable, Hashable, Codable, CaseIterable {
         /// Waiting to be sent.
@@ -44,6 +54,9 @@ public struct QueueEntry: Sendable, Hashable {
     public let responseBody: String?
     /// Where the entry stands.
     public let state: State
+    /// Why a failed entry failed (nil unless ``state`` is ``State/failed``), from its status
+    /// (``FailureRule``): ``Failure/forbidden`` for a 403, else ``Failure/rejected``.
+    public var failure: Failure? { state == .failed ? FailureRule.failure(status: status) : nil }
     /// When the entry was first queued.
     public let createdAt: Date
     /// The earliest time the entry may be sent again after a retryable failure.

@@ -28,4 +28,26 @@ final class CollectionRegistry: Sendable {
     func replaceAll(_ loaded: [String: CollectionDescriptor]) {
         descriptors.withLock { $0 = loaded }
     }
+
+    /// The collections the server let this user read but not write, as the store last
+    /// learnt (``CollectionAccess/readOnly``); kept in step with the `collections` table.
+    private let readOnly = Locked<Set<String>>([])
+
+    /// Whether the store knows the collection to be read-only for this user.
+    func isReadOnly(_ name: String) -> Bool { readOnly.withLock { $0.contains(name) } }
+
+    func setReadOnly(_ names: Set<String>) { readOnly.withLock { $0 = names } }
+
+    func setAccess(_ access: CollectionAccess, of name: String) {
+        readOnly.withLock { if access == .readOnly { $0.insert(name) } else { $0.remove(name) } }
+    }
+
+    /// Refuses a local edit to a collection the store knows to be read-only.
+    ///
+    /// - Throws: ``OfflineStoreError/Code/forbidden``.
+    func checkWritable(_ name: String) throws {
+        guard isReadOnly(name) else { return }
+        throw OfflineStoreError(.forbidden, "collection \(name) is read-only for this user on the server (found at the "
+            + "last sync); the edit was not made. It becomes writable again once a sync finds write access")
+    }
 }

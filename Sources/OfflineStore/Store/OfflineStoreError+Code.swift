@@ -12,6 +12,7 @@ extension OfflineStoreError {
             case serverLostData
             case cancelled
             case undecodable
+            case forbidden
         }
         let base: Base
         /// The code's name, e.g. "offline".
@@ -51,8 +52,12 @@ extension OfflineStoreError {
         public static let invalidOperation = Code(base: .invalidOperation)
         /// The server could not be reached and the update policy needs it.
         public static let offline = Code(base: .offline)
-        /// The server refused the credentials (401) or the permission (403).
+        /// The server refused the credentials (401): sign in again. Every collection is affected.
         public static let unauthorized = Code(base: .unauthorized)
+        /// The server knows the user but refused this collection or record (403), or the
+        /// collection is read-only for this user: the other collections sync on (Docs/Auth.md,
+        /// "Sharing and lost access"). An edit refused this way is kept as a failed entry.
+        public static let forbidden = Code(base: .forbidden)
         /// The server holds a different version than the edit was based on.
         public static let conflict = Code(base: .conflict)
         /// The server answered with an error status.

@@ -46,6 +46,7 @@ extension OfflineStoreError.Code {
         case .invalidOperation: "This action is not possible for the item right now."
         case .offline: "The server could not be reached."
         case .unauthorized: "The server refused access."
+        case .forbidden: "You do not have permission to change or see these items."
         case .conflict: "The item was changed on the server in the meantime."
         case .server: "The server could not handle the request."
         case .timeout: "The server did not answer in time."
@@ -72,6 +73,8 @@ extension OfflineStoreError.Code {
             "Check that the device has free space, then try again."
         case .unauthorized:
             "Sign in again, or ask for access."
+        case .forbidden:
+            "Ask the owner for access; your changes are kept on this device."
         case .conflict:
             "Choose which version to keep."
         case .failedEntry:

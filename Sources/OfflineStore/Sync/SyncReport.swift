@@ -30,6 +30,10 @@ public struct SyncReport: Sendable, Hashable, Codable {
     /// Objects removed locally because a complete pull from the beginning no longer listed
     /// their record: deleted on a server without tombstones (``Backend/sweepsDeletions(in:)``).
     public var swept = 0
+    /// Collections the server refused during this run (403 on their preparation, push or
+    /// pull), each once per direction; the other collections were synced. Edits it refused
+    /// one by one are failed entries (``QueueEntry/Failure/forbidden``), not listed here.
+    public var refused: [RefusedCollection] = []
     /// Late deliveries of this store's own creates recognised in this run: a create whose
     /// answer was lost reached the server after the store had moved on (resent it, deleted
     /// the object), and the store undid it (deleted it again, or resent its newer edit over
@@ -64,5 +68,12 @@ public struct SyncReport: Sendable, Hashable, Codable {
         leftScope += other.leftScope
         swept += other.swept
         lateWritesUndone += other.lateWritesUndone
+        refused += other.refused
+    }
+
+    /// Names a refused collection (once per direction).
+    mutating func refuse(_ collection: String, _ direction: SyncProgress.Direction, _ error: OfflineStoreError) {
+        guard !refused.contains(where: { $0.collection == collection && $0.direction == direction }) else { return }
+        refused.append(RefusedCollection(collection: collection, direction: direction, message: error.message, status: error.status))
     }
 }

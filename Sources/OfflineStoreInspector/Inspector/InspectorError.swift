@@ -43,7 +43,7 @@ public struct InspectorError: Error, Sendable, Hashable, CustomStringConvertible
         case .notFound, .unknownCollection: 404
         case .notConflicted, .invalidOperation, .alreadyExists, .conflict, .failedEntry: 409
         case .invalidID, .invalidJSON, .invalidFieldPath, .schemaViolation: 400
-        case .offline, .timeout, .unauthorized, .server, .badResponse: 502
+        case .offline, .timeout, .unauthorized, .forbidden, .server, .badResponse: 502
         default: 500
         }
     }

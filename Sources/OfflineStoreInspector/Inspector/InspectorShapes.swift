@@ -31,6 +31,7 @@ enum InspectorShape {
             "kind": .string(entry.kind.rawValue), "state": .string(entry.state.rawValue),
             "attempts": int(entry.attempts), "lastError": optional(entry.lastError), "status": optional(entry.status),
             "body": optional(entry.responseBody), "baseVersion": optional(entry.baseVersion),
+            "failure": optional(entry.failure?.rawValue),
             "createdAt": timestamp(entry.createdAt), "notBefore": timestamp(entry.notBefore),
             "request": .string(request(for: entry)),
             "folded": int(history.folded(into: entry.seq)),

@@ -180,7 +180,9 @@ extension InspectorPage {
               d.failed.map(e => h("tr", { class: "failed-row", "data-id": e.id },
                 h("td", { class: "num" }, e.seq),
                 h("td", {}, h("a", { href: "#/o/" + enc(e.collection) + "/" + enc(e.id) }, e.collection + "/" + e.id)),
-                h("td", {}, e.kind),
+                h("td", {}, e.kind, e.failure === "forbidden"
+                  ? h("span", { class: "forbidden", title: "the user may not write this; retry once access is granted" }, " forbidden")
+                  : null),
                 h("td", {}, e.lastError || (e.status ? "HTTP " + e.status : ""),
                   Object.keys(e.validation).length ? h("ul", { class: "notes" }, Object.entries(e.validation)
                     .map(([k, v]) => h("li", {}, k + ": " + v.join("; ")))) : null,

@@ -18,9 +18,11 @@ struct SyncInvocation {
         /// With `--budget`: whether the run stopped at a safe point to stay within it.
         var stoppedAtBudget: Bool?
 
-        /// 0, 4 (conflicts or failed entries remain) or the failure's code.
+        /// 0, 4 (conflicts or failed entries remain), 6 (the server refused a collection; the
+        /// others were synced) or the failure's code.
         var exitCode: Int32 {
             if let failure { return failure.exitCode }
+            if !report.refused.isEmpty { return ExitStatus.unauthorized }
             return report.conflicts > 0 || report.failed > 0 ? ExitStatus.unresolved : ExitStatus.success
         }
 
@@ -92,6 +94,11 @@ struct SyncInvocation {
             canceller.cancel()
             Output.line(outcome.json)
             if let failure = outcome.failure { throw failure }
+            for refusal in outcome.report.refused {
+                Output.note("\(kind.rawValue): the server refused collection \"\(refusal.collection)\" (\(refusal.direction.rawValue)): "
+                    + refusal.message)
+            }
+            if outcome.exitCode == ExitStatus.unauthorized { throw ExitCode(outcome.exitCode) }
             if outcome.exitCode == ExitStatus.unresolved {
                 let (conflicts, failed) = (outcome.report.conflicts, outcome.report.failed)
                 var left: [String] = []

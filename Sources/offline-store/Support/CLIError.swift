@@ -21,7 +21,7 @@ enum ExitStatus {
         switch error.code {
         case .notFound: notFound
         case .offline, .timeout: unreachable
-        case .unauthorized: unauthorized
+        case .unauthorized, .forbidden: unauthorized
         case .conflict, .failedEntry: unresolved
         case .cancelled: interrupted
         default: failure

@@ -52,6 +52,7 @@ enum Shape {
             "seq": .int(entry.seq), "collection": .string(entry.collection), "id": .string(entry.objectID),
             "kind": .string(entry.kind.rawValue), "status": optional(entry.status), "body": optional(entry.responseBody),
             "attempts": .int(Int64(entry.attempts)), "lastError": optional(entry.lastError),
+            "failure": optional(entry.failure?.rawValue),
         ]
     }
 
@@ -66,7 +67,7 @@ enum Shape {
 
     /// `flush`, `refresh`, `sync`: what was done and what is left; `error` when the run stopped early.
     static func report(_ report: SyncReport, error: String? = nil) -> JSONValue {
-        [
+        var shape: JSONValue = [
             "pushed": .int(Int64(report.pushed)), "pulled": .int(Int64(report.pulled)),
             "conflicts": .int(Int64(report.conflicts)), "failed": .int(Int64(report.failed)),
             "pending": .int(Int64(report.pending)),
@@ -76,6 +77,14 @@ enum Shape {
             "lateWritesUndone": .int(Int64(report.lateWritesUndone)),
             "error": optional(error),
         ]
+        // Only a run the server refused a collection in has the key, so others print as they always did.
+        if !report.refused.isEmpty {
+            shape["refused"] = .array(report.refused.map { refusal in
+                ["collection": .string(refusal.collection), "direction": .string(refusal.direction.rawValue),
+                 "status": optional(refusal.status), "message": .string(refusal.message)]
+            })
+        }
+        return shape
     }
 
     /// `collection list`: one collection with its effective policies.

@@ -272,9 +272,14 @@ import Testing
                 _ = try applied(try await bob.push([op(.create, "b1", ["t": 1])], collection: collection)[0])
                 #expect(try await alice.pull(collection: collection, since: nil, continuing: nil).changes.map(\.id) == ["b1"])
             } else {
-                await expectError(.unauthorized) {
-                    _ = try await bob.push([op(.create, "b1", ["t": 1])], collection: collection)
+                // 403: about this collection, not the credentials (Docs/Auth.md, "Sharing and lost access").
+                await expectError(.forbidden) { try await bob.prepare(collection: collection) }
+                let refused = try await bob.push([op(.create, "b1", ["t": 1])], collection: collection)
+                guard case .rejected(403, _)? = refused.first else {
+                    Issue.record("a create in another user's private bucket is refused with 403: \(refused)")
+                    continue
                 }
+                #expect(try await alice.pull(collection: collection, since: nil, continuing: nil).changes.isEmpty)
             }
         }
     }

@@ -24,7 +24,7 @@ import Testing
     }
 
     @Test(arguments: [401, 403])
-    func authFailuresThrowUnauthorized(_ status: Int) async throws {
+    func authFailuresThrowUnauthorizedOrForbidden(_ status: Int) async throws {
         let backend = PushFixture.backend()
         backend.inject(.status(status), times: 3)
         for call in [InMemoryBackend.Call.push, .pull, .ping] {
@@ -35,7 +35,7 @@ import Testing
                 case .ping: try await backend.ping()
                 }
             }
-            #expect(error.code == .unauthorized)
+            #expect(error.code == (status == 401 ? .unauthorized : .forbidden))
             #expect(error.status == status)
         }
         #expect(backend.pendingFaultCount == 0)

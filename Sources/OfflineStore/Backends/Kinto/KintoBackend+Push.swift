@@ -107,9 +107,10 @@ extension KintoBackend {
             let message = "the batch had a 409 conflict (\(rolledBack.message)); its writes may have been rolled back"
             return operations.map { _ in .retry(status: 409, message: message, retryAfter: rolledBack.retryAfter) }
         }
-        if let refused = replies.first(where: { $0.status == 401 || $0.status == 403 }) {
+        // A 403 item is that record's refusal (a failed entry, the others stand); a 401 is the user's.
+        if let refused = replies.first(where: { $0.status == 401 }) {
             // Items answered 401 were not applied: with refreshed credentials the batch goes once more.
-            if refused.status == 401, !isRetry, try await refreshCredentials() {
+            if !isRetry, try await refreshCredentials() {
                 return try await pushBatch(operations, collection: collection, isRetry: true)
             }
             throw refused.error(what)
@@ -130,7 +131,7 @@ extension KintoBackend {
             if operation.kind == .delete { return .applied(record: nil, version: version) }
             guard let version else { throw reply.badResponse(what) }
             return .applied(record: KintoRecord.strip(.object(data)), version: version)
-        case 401, 403:
+        case 401:
             throw reply.error(what)
         case 404 where operation.kind == .delete:
             return .applied(record: nil, version: nil)

@@ -57,13 +57,27 @@ public final class KintoBackend: Backend, Sendable {
     }
 
     /// Creates the bucket and the collection unless they exist (`PUT` with `If-None-Match: *`;
-    /// 412 means it exists). Remembered per collection, so later calls send nothing.
+    /// 412 means it exists). See ``prepareAccess(collection:)``.
     ///
     /// - Throws: ``OfflineStoreError/Code/configuration`` for a name Kinto refuses,
-    ///   `unauthorized` (401/403), `server`, `offline`, `timeout`.
+    ///   `unauthorized` (401), `forbidden` (403: neither creatable nor readable), `server`, `offline`, `timeout`.
     public func prepare(collection: String) async throws {
+        _ = try await prepareAccess(collection: collection)
+    }
+
+    /// Creates the bucket and the collection only when missing and creatable, and finds out
+    /// whether the user may write the collection (``KintoAccessRule``): `PUT` with
+    /// `If-None-Match: *` answers 201 (created), 412 (exists) or 403 (not creatable); then
+    /// a `GET` of the collection (and, when it shows no permissions, of the bucket) tells a
+    /// writable collection from a read-only one and from one the user cannot use. A bucket the user may not
+    /// create or write (another user's) is fine: the collection decides. A writable
+    /// collection is remembered, so later calls send nothing; a read-only one is asked
+    /// again each time, so that access granted later is seen by the next sync.
+    ///
+    /// - Throws: as ``prepare(collection:)``.
+    public func prepareAccess(collection: String) async throws -> CollectionAccess {
         try checkName(collection)
-        if state.withLock({ $0.preparedCollections.contains(collection) }) { return }
+        if state.withLock({ $0.preparedCollections.contains(collection) }) { return .readWrite }
         try checkBackoff()
         if !state.withLock({ $0.bucketReady }) {
             var body: JSONValue?  // never `cond ? [...] : nil`, which would make JSON `null`
@@ -73,14 +87,42 @@ public final class KintoBackend: Backend, Sendable {
             let what = "creating bucket \"\(configuration.bucket)\""
             let reply = try await send("PUT", paths.url(paths.bucketPath), headers: [("If-None-Match", "*")],
                                        body: body, what: what)
-            guard reply.isSuccess || reply.status == 412 else { throw reply.error(what) }
+            guard KintoAccessRule.bucketUsable(status: reply.status) else { throw reply.error(what) }
             state.withLock { $0.bucketReady = true }
         }
         let what = "creating collection \"\(collection)\""
         let reply = try await send("PUT", paths.url(paths.collectionPath(collection)),
                                    headers: [("If-None-Match", "*")], what: what)
-        guard reply.isSuccess || reply.status == 412 else { throw reply.error(what) }
-        _ = state.withLock { $0.preparedCollections.insert(collection) }
+        var readReply: KintoReply?
+        var bucketShows: Bool?
+        if KintoAccessRule.needsRead(createStatus: reply.status) {
+            let read = try await send("GET", paths.url(paths.collectionPath(collection)),
+                                      what: "reading collection \"\(collection)\"")
+            readReply = read
+            if read.isSuccess, !Self.showsPermissions(read) {
+                bucketShows = Self.showsPermissions(try await send("GET", paths.url(paths.bucketPath),
+                                                                   what: "reading bucket \"\(configuration.bucket)\""))
+            }
+        }
+        switch KintoAccessRule.access(createStatus: reply.status, readStatus: readReply?.status,
+                                      showsPermissions: readReply.map(Self.showsPermissions) ?? false,
+                                      bucketShowsPermissions: bucketShows) {
+        case .access(let access):
+            if access == .readWrite { _ = state.withLock { $0.preparedCollections.insert(collection) } }
+            return access
+        case .refused:
+            throw OfflineStoreError(.forbidden, "collection \"\(collection)\" of bucket \"\(configuration.bucket)\": the user may "
+                + "neither create nor read it (HTTP 403)", status: 403, body: readReply?.text ?? reply.text)
+        case .failed:
+            throw (readReply ?? reply).error(readReply == nil ? what : "reading collection \"\(collection)\"")
+        }
+    }
+
+    /// Whether a successful `GET` of a bucket or collection shows its permissions (Kinto shows
+    /// them only to a user who may write the object).
+    static func showsPermissions(_ reply: KintoReply) -> Bool {
+        guard reply.isSuccess, let permissions = reply.json?["permissions"]?.objectValue else { return false }
+        return permissions.values.contains { !($0.arrayValue ?? []).isEmpty }
     }
 
     /// Asks the server root; with credentials configured, also checks that the server

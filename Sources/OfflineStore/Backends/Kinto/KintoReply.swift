@@ -78,7 +78,7 @@ struct KintoReply: Sendable {
         return text
     }
 
-    /// An error for a whole request that did not succeed: 401/403 unauthorized,
+    /// An error for a whole request that did not succeed: 401 unauthorized, 403 forbidden,
     /// everything else `server` with status, body and retry hint.
     func error(_ what: String) -> OfflineStoreError {
         switch status {
@@ -86,7 +86,7 @@ struct KintoReply: Sendable {
             return OfflineStoreError(.unauthorized, "\(what): the server refused the credentials",
                                      status: status, body: text)
         case 403:
-            return OfflineStoreError(.unauthorized, "\(what): the user is not allowed to access this resource",
+            return OfflineStoreError(.forbidden, "\(what): the user is not allowed to access this resource",
                                      status: status, body: text)
         default:
             return OfflineStoreError(.server, "\(what): \(message)", status: status, body: text,

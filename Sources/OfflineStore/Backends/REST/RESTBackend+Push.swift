@@ -63,8 +63,11 @@ extension RESTBackend {
                 return .createdThenDeleted(record: local.object, version: version)  // a replay of a since-deleted record
             }
             return .applied(record: local.object, version: version)
-        case 401, 403:
+        case 401:
             throw reply.error(what)
+        case 403:
+            // The user may not write this record: kept as a forbidden failed entry, the others go on.
+            return .rejected(status: 403, body: reply.summary)
         case 404 where operation.kind == .delete:
             return .applied(record: nil, version: nil)
         case 404 where operation.kind == .update:

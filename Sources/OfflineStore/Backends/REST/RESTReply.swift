@@ -52,10 +52,14 @@ struct RESTReply: Sendable {
         return OfflineStoreError(.badResponse, "\(what): \(why)", status: status, body: String(summary.prefix(2000)))
     }
 
-    /// The error for a whole request that failed: 401/403 `unauthorized`, else `server`; an
-    /// HTML error page is told by its status and title, not its markup.
+    /// The error for a whole request that failed: 401 `unauthorized`, 403 `forbidden`, else
+    /// `server`; an HTML error page is told by its status and title, not its markup.
     func error(_ what: String) -> OfflineStoreError {
-        if status == 401 || status == 403 {
+        if status == 403 {
+            return OfflineStoreError(.forbidden, "\(what): the user is not allowed to access this resource (HTTP 403)",
+                                     status: status, body: summary)
+        }
+        if status == 401 {
             return OfflineStoreError(.unauthorized, "\(what): the server refused the credentials (HTTP \(status))",
                                      status: status, body: summary)
         }

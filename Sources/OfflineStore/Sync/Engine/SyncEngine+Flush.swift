@@ -28,7 +28,8 @@ extension SyncEngine {
             if let cancelled = SyncCancellation.check("the flush") { return cancelled }
             let held = try flushHolds(context)
             report.heldBack = held.associations
-            let batch = try nextBatch(maxSize: flush.batchLimit, skipping: flush.exhausted.union(held.seqs))
+            let batch = try nextBatch(maxSize: flush.batchLimit, skipping: flush.exhausted.union(held.seqs),
+                                      skippingCollections: flush.refused)
             switch flush.next(for: batch) {
             case .uploadBlobs:
                 return try await uploadPendingBlobs(report: &report)
@@ -38,7 +39,14 @@ extension SyncEngine {
                     return SyncCancellation.stop(for: error, "the flush")
                 }
             case .prepare(let collection):
-                do { try await backend.prepare(collection: collection) } catch {
+                do {
+                    try await prepareRecordingAccess(collection)
+                } catch let error as OfflineStoreError where FailureRule.isCollectionRefusal(error) {
+                    // Not creatable nor readable: its entries wait in the queue, the others go on.
+                    refuse(collection, .push, error, report: &report)
+                    flush.didRefuse(collection)
+                    continue
+                } catch {
                     return SyncCancellation.stop(for: error, "the flush")
                 }
                 flush.didPrepare(collection)
@@ -61,7 +69,7 @@ extension SyncEngine {
     /// The next batch to send (``FlushPlan``), reading the queue in FIFO pages only as far
     /// as needed to decide it: sent entries leave the queue, so a flush of n entries reads
     /// O(n) rows in all instead of the whole queue before every batch.
-    func nextBatch(maxSize: Int, skipping skipped: Set<Int64>) throws -> [QueueEntry] {
+    func nextBatch(maxSize: Int, skipping skipped: Set<Int64>, skippingCollections refused: Set<String> = []) throws -> [QueueEntry] {
         try read("reading the queue") { db in
             var candidates: [FlushPlan.Candidate] = []
             // A server may announce any batch limit (even Int.max): grow the page without overflowing.
@@ -70,7 +78,7 @@ extension SyncEngine {
             while true {
                 let page = try FlushQueue.candidates(db, after: after, limit: pageSize)
                 candidates += page
-                let plan = FlushPlan.plan(candidates, maxSize: maxSize, skipping: skipped)
+                let plan = FlushPlan.plan(candidates, maxSize: maxSize, skipping: skipped, skippingCollections: refused)
                 guard !plan.isDecided, page.count == pageSize, let last = page.last else { return plan.batch }
                 after = last.entry.seq
                 // A long held-back head costs O(n) per batch, as a whole read would.
@@ -201,5 +209,30 @@ enum InFlight {
             op.attempt = entry.attempts + 1
             return SentEntry(entry: entry, operation: op, sentRev: sentRev)
         }
+    }
+}
+
+/// Sharing and lost access (Docs/Auth.md): what the user may do in each collection, as its
+/// preparation finds it, recorded for the edit path; and the refusals that stop one
+/// collection, not the run (``FailureRule/isCollectionRefusal(_:)``).
+extension SyncEngine {
+    /// Prepares a collection on the backend (``Backend/prepareAccess(collection:)``) and
+    /// records the access it found when it changed, so that edits to a read-only collection
+    /// are refused at edit time and allowed again once write access returns.
+    func prepareRecordingAccess(_ collection: String) async throws {
+        let access = try await backend.prepareAccess(collection: collection)
+        guard collections.isReadOnly(collection) != (access == .readOnly) else { return }
+        try write("recording the access to \(collection)") { db in
+            try CollectionsTable.setReadOnly(access == .readOnly, of: collection, in: db)
+        }
+        collections.setAccess(access, of: collection)
+    }
+
+    /// Names a collection the server refused in the report and tells the app (``SyncEvent/refused(_:)``).
+    func refuse(_ collection: String, _ direction: SyncProgress.Direction, _ error: OfflineStoreError,
+                report: inout SyncReport) {
+        let before = report.refused.count
+        report.refuse(collection, direction, error)
+        if report.refused.count > before, let refusal = report.refused.last { emit(.refused(refusal)) }
     }
 }

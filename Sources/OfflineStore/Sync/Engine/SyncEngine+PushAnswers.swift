@@ -31,7 +31,9 @@ extension SyncEngine {
             report.count(try settleConflict(db, row: row, policy: policy, notices: &notices))
         case .rejected(let status, let body):
             try QueueTable.reject(entry.seq, status: status, body: body,
-                                  message: "the server rejected the \(entry.kind.rawValue) (HTTP \(status))", in: db)
+                                  message: FailureRule.failure(status: status) == .forbidden
+                                      ? "the server refused the user permission for the \(entry.kind.rawValue) (HTTP 403)"
+                                      : "the server rejected the \(entry.kind.rawValue) (HTTP \(status))", in: db)
             row.state = .failed
             try row.save(db)
             notices.rejected.append(entry.seq)

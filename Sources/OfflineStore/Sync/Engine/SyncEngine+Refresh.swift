@@ -25,6 +25,9 @@ extension SyncEngine {
             if let cancelled = SyncCancellation.check("the refresh") { return cancelled }
             do {
                 try await refresh(collection, full: full, report: &report, context: context)
+            } catch let error as OfflineStoreError where FailureRule.isCollectionRefusal(error) {
+                // Read access withdrawn (or never given): local copies stay, the others go on.
+                refuse(collection.name, .pull, error, report: &report)
             } catch {
                 return SyncCancellation.stop(for: error, "the refresh")
             }
@@ -37,6 +40,8 @@ extension SyncEngine {
     /// records that left the scope. The backend prepares the collection alongside the first
     /// request (``pullPages``).
     func refresh(_ collection: CollectionDescriptor, full: Bool, report: inout SyncReport, context: SyncContext) async throws {
+        // A collection known read-only is asked again, so that write access granted since is seen.
+        if collections.isReadOnly(collection.name) { try await prepareRecordingAccess(collection.name) }
         let scope = collection.syncScope.flatMap { $0.terms.isEmpty ? nil : $0 }
         // One read: the cursor, a pending scope catch-up, (scoped only) whether anything local
         // could have left the scope, and (pulling from the beginning only) whether a deletion
@@ -137,18 +142,17 @@ extension SyncEngine {
     private func firstPage(_ fetch: @Sendable (PullContinuation?) async throws -> PullPage,
                            preparing collection: String?, pulledBefore: Bool) async throws -> PullPage {
         guard let collection else { return try await fetch(nil) }
-        let backend = self.backend
         if pulledBefore {
             do {
                 return try await fetch(nil)
             } catch is CancellationError {
                 throw CancellationError()
             } catch {
-                try await backend.prepare(collection: collection)
+                try await prepareRecordingAccess(collection)
                 return try await fetch(nil)
             }
         }
-        async let prepared: Void = backend.prepare(collection: collection)
+        async let prepared: Void = prepareRecordingAccess(collection)
         let page: PullPage
         do {
             page = try await fetch(nil)

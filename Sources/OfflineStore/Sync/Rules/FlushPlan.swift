@@ -13,7 +13,9 @@ struct FlushPlan {
     /// The next batch, and whether it is decided by these candidates alone: true when it
     /// is full or stopped at another collection, so later queue entries cannot change it.
     /// A flush reads the queue page by page until the batch is decided (`SyncEngine.nextBatch`).
-    static func plan(_ candidates: [Candidate], maxSize: Int, skipping skipped: Set<Int64> = []) -> (batch: [QueueEntry], isDecided: Bool) {
+    /// Entries of `refused` collections (the server refused them in this run) are skipped.
+    static func plan(_ candidates: [Candidate], maxSize: Int, skipping skipped: Set<Int64> = [],
+                     skippingCollections refused: Set<String> = []) -> (batch: [QueueEntry], isDecided: Bool) {
         var blockedObjects = Set<ObjectKey>()
         var batch: [QueueEntry] = []
         var batchCollection: String?
@@ -23,7 +25,8 @@ struct FlushPlan {
             if blockedObjects.contains(key) { continue }
             // Whatever happens to this entry, later entries of the same object wait for it.
             blockedObjects.insert(key)
-            guard entry.state != .failed, candidate.objectState != .conflicted, !skipped.contains(entry.seq) else { continue }
+            guard entry.state != .failed, candidate.objectState != .conflicted, !skipped.contains(entry.seq),
+                  !refused.contains(entry.collection) else { continue }
             if let c = batchCollection, c != entry.collection { return (batch, true) }
             batchCollection = entry.collection
             batch.append(entry)

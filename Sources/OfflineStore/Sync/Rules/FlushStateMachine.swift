@@ -50,6 +50,14 @@ struct FlushStateMachine: Sendable, Equatable {
         prepared.insert(collection)
     }
 
+    /// Collections the server refused in this run (their preparation met a 403): skipped.
+    private(set) var refused: Set<String> = []
+
+    /// The server refused the collection: its entries wait for the next run.
+    mutating func didRefuse(_ collection: String) {
+        refused.insert(collection)
+    }
+
     /// The entries were marked in flight and are being sent.
     mutating func didSend(_ seqs: [Int64]) {
         for seq in seqs {
