@@ -11,15 +11,21 @@ extension ObjectStore {
     /// in sync: local copies the new scope does not hold are removed now (unless they have
     /// pending edits or a conflict; observers see them go with reason `leftScope`), and the
     /// next refresh pulls, once, the records the new scope adds (Docs/Policies.md, "Sync scopes").
+    /// Registering it at a higher ``CollectionDescriptor/schemaVersion`` than the store holds
+    /// migrates every stored copy and queued payload with its ``CollectionDescriptor/migrations``,
+    /// in the registering transaction (Docs/Models.md, "Evolving a model").
     /// - Throws: ``OfflineStoreError`` `invalidFieldPath` for a bad field declaration,
     ///   `collectionExists` when the collection exists with different fields, `corrupted` when
-    ///   its stored definition cannot be read.
+    ///   its stored definition cannot be read, `configuration` for a migration outside
+    ///   2…`schemaVersion`, `modelTooNew` when the store holds a higher schema version.
     public func register(_ descriptor: CollectionDescriptor) throws {
         try descriptor.validateDefinition()
         try checkBlobSupport(descriptor)
         let reasons = ChangeReasons()
         try local.write("registering collection \(descriptor.name)", origin: .server, reasons: reasons) { db in
             let stored = try CollectionsTable.save(descriptor, in: db, statements: writerStatements)
+            // A newer schema version migrates the stored copies here, in this transaction; an older one is refused.
+            try CollectionVersions.register(descriptor, existed: stored != nil, in: db)
             // A changed sync scope: catch up on the next refresh, drop what it no longer holds.
             let newScope = StoredDescriptor(descriptor).syncScope
             if let stored, stored.syncScope != newScope {
@@ -124,7 +130,9 @@ extension ObjectStore {
     /// - Throws: ``OfflineStoreError`` `collectionExists` when the name is registered with
     ///   another definition, `invalidOperation` or `invalidFieldPath` for a bad definition,
     ///   `configuration` when the model's field names cannot be read from its `Codable`
-    ///   implementation (the message names the field and what to change).
+    ///   implementation (the message names the field and what to change) or a migration
+    ///   leads outside 2…``SyncModel/schemaVersion``, `modelTooNew` when the store holds a
+    ///   higher schema version (a newer release migrated it; nothing is changed).
     public func register<M: SyncModel>(
         _ type: M.Type,
         fields: [FieldSchema]? = nil,
@@ -133,8 +141,11 @@ extension ObjectStore {
         conflictPolicy: ConflictPolicy = .preserveConflict
     ) throws {
         try ModelFields.check(M.self)
-        try register(CollectionDescriptor(M.collectionName, fields: fields, localOnly: localOnly,
-                                          updatePolicy: updatePolicy, conflictPolicy: conflictPolicy))
+        var descriptor = CollectionDescriptor(M.collectionName, fields: fields, localOnly: localOnly,
+                                              updatePolicy: updatePolicy, conflictPolicy: conflictPolicy)
+        descriptor.schemaVersion = M.schemaVersion
+        descriptor.migrations = M.migrations
+        try register(descriptor)
     }
 
     /// The typed handle on a model's collection (register it first).

@@ -11,6 +11,7 @@ extension OfflineStoreError {
             case storeFull
             case serverLostData
             case cancelled
+            case modelTooNew
         }
         let base: Base
         /// The code's name, e.g. "offline".
@@ -75,5 +76,9 @@ extension OfflineStoreError {
         /// were applied; the rest stays queued (or is pulled by the next refresh).
         /// ``OfflineStoreError/report`` says what was done.
         public static let cancelled = Code(base: .cancelled)
+        /// A collection's stored copies are at a higher schema version than the one registered:
+        /// a newer release of the app migrated them (``CollectionDescriptor/schemaVersion``,
+        /// ``SyncModel/schemaVersion``). Nothing was changed.
+        public static let modelTooNew = Code(base: .modelTooNew)
     }
 }
