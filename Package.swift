@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "OfflineStore", targets: ["OfflineStore"]),
         .library(name: "OfflineStoreTesting", targets: ["OfflineStoreTesting"]),
         .executable(name: "offline-store", targets: ["offline-store"]),
+        .executable(name: "offline-store-simulate", targets: ["offline-store-simulate"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -33,7 +34,7 @@ let package = Package(
         ),
         .target(
             name: "OfflineStoreTesting",
-            dependencies: ["OfflineStore"]
+            dependencies: ["OfflineStore", .product(name: "Logging", package: "swift-log")]
         ),
         .target(
             name: "OfflineStoreInspector",
@@ -46,6 +47,13 @@ let package = Package(
             name: "offline-store",
             dependencies: [
                 "OfflineStore", "OfflineStoreInspector", "OfflineStorePlatform",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(
+            name: "offline-store-simulate",
+            dependencies: [
+                "OfflineStoreTesting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

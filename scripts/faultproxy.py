@@ -17,8 +17,17 @@ share of requests, injects one fault:
   wrongtype      forwards, then answers with Content-Type text/html and an HTML page
   huge           forwards, then answers the same status with 16 MB of JSON that is no object
 
+A second mode delivers one request late, on the test's word (the delayed-create hazard of
+Docs/Reliability.md): with --hold-matching TEXT, the first request whose body (or path)
+holds TEXT is not forwarded; its client gets no answer and gives up. A control request
+`POST /__faultproxy__/release` (answered by the proxy, never forwarded) then forwards the
+held request to the upstream and answers `{"status": <the upstream's status>}` once the
+upstream answered (404 `{"held": false}` when nothing is held). `GET /__faultproxy__/held`
+answers `{"held": true|false}`.
+
 Usage: faultproxy.py --upstream http://127.0.0.1:PORT --seed N --rate 0.3
                      --faults delay,reset,... [--hold SECONDS] [--log FILE]
+                     [--hold-matching TEXT]
 
 Prints `listening <port>` on stdout once ready; every request gets one line in the
 log file: `<n> <fault|pass> <METHOD> <path>`. Stops on SIGTERM.
@@ -50,6 +59,10 @@ class Proxy:
         self.log = open(args.log, "a", buffering=1) if args.log else None
         self.count = 0
         self.burst = 0
+        self.hold_matching = args.hold_matching.encode() if args.hold_matching else None
+        self.held = False
+        self.release = asyncio.Event()
+        self.released = asyncio.get_running_loop().create_future()  # the held request's upstream status
 
     def pick(self):
         """The fault for the next request, or None; decided in arrival order from the seed."""
@@ -91,6 +104,21 @@ class Proxy:
             writer.write(b"HTTP/1.1 100 Continue\r\n\r\n")
         body = await reader.readexactly(length) if length else b""
 
+        if urlsplit(target).path.startswith("/__faultproxy__/"):
+            try:
+                await self.control(urlsplit(target).path, writer)
+            finally:
+                if not writer.is_closing():
+                    writer.close()
+            return
+        if self.hold_matching and not self.held and (self.hold_matching in body or self.hold_matching in target.encode()):
+            self.held = True
+            self.count += 1
+            if self.log:
+                self.log.write(f"{self.count} hold {method} {urlsplit(target).path}\n")
+            await self.deliver_when_released(method, target, headers, body, writer)
+            return
+
         self.count += 1
         n = self.count
         kind = self.pick()
@@ -99,6 +127,38 @@ class Proxy:
         try:
             await self.serve(kind, method, target, headers, body, writer)
         except (ConnectionError, asyncio.IncompleteReadError):
+            pass
+        finally:
+            if not writer.is_closing():
+                writer.close()
+
+    async def control(self, path, writer):
+        """The test's requests to the proxy itself (hold mode)."""
+        if path == "/__faultproxy__/held":
+            payload = b'{"held": true}' if self.held else b'{"held": false}'
+            return self.answer(writer, 200, [("Content-Type", "application/json")], payload)
+        if path == "/__faultproxy__/release" and self.held:
+            self.release.set()
+            payload = b'{"status": %d}' % await self.released
+            self.answer(writer, 200, [("Content-Type", "application/json")], payload)
+            return await writer.drain()
+        self.answer(writer, 404, [("Content-Type", "application/json")], b'{"held": false}')
+        await writer.drain()
+
+    async def deliver_when_released(self, method, target, headers, body, writer):
+        """Holds a request until the test releases it, then forwards it (its client has
+        long given up) and answers whoever may still listen."""
+        await self.release.wait()
+        try:
+            status, rheaders, rbody = await self.forward(method, target, headers, body)
+        except (ConnectionError, OSError):
+            status, rheaders, rbody = 502, [], b""
+        if not self.released.done():
+            self.released.set_result(status)
+        try:
+            self.answer(writer, status, rheaders, rbody)
+            await writer.drain()
+        except (ConnectionError, OSError):
             pass
         finally:
             if not writer.is_closing():
@@ -206,6 +266,7 @@ async def main():
     parser.add_argument("--faults", default=",".join(KINDS))
     parser.add_argument("--hold", type=float, default=3.0)
     parser.add_argument("--log")
+    parser.add_argument("--hold-matching", default="")
     args = parser.parse_args()
     proxy = Proxy(args)
     server = await asyncio.start_server(proxy.handle, "127.0.0.1", 0, limit=1 << 20)

@@ -18,6 +18,12 @@ extension InMemoryBackend {
             return s.faults.takeCallFault(for: .pull)
         }
         _ = try await play(fault, on: .pull)
+        return try page(collection: collection, since: cursor, continuing: continuing)
+    }
+
+    /// The page a pull gets now (no fault, not logged): what ``pull(collection:since:continuing:)``
+    /// answers once its fault, if any, was played; the simulator's server answers with it.
+    func page(collection: String, since cursor: String?, continuing: PullContinuation?) throws -> PullPage {
         try validate(id: collection)
         var token: PullToken?
         if let continuing {

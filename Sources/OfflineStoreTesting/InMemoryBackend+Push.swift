@@ -31,8 +31,9 @@ extension InMemoryBackend {
         return outcomes
     }
 
-    /// Applies the operations in one critical section, playing operation faults on the way.
-    private func apply(_ operations: [PushOperation], collection: String, now: Int64) -> [PushOutcome] {
+    /// Applies the operations in one critical section, playing operation faults on the way
+    /// (what a push does once its call fault, if any, was played; the simulator's server too).
+    func apply(_ operations: [PushOperation], collection: String, now: Int64) -> [PushOutcome] {
         let requiresPrepared = configuration.requiresPreparedCollections
         return state.withLock { s in
             s.writeCount += operations.count

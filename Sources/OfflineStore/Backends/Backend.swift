@@ -90,6 +90,12 @@ public protocol Backend: Sendable {
     /// field the create sent is taken as its answer). Default: false (see `Backend+Deletions.swift`).
     func refreshesBeforeResendingCreates(in collection: String) -> Bool
 
+    /// The fields of a collection's records that the server writes itself (timestamps a REST
+    /// resource never sends, for example), by local name: a pulled record that differs from
+    /// a write this store sent only in these is that write coming back (``OwnWriteRule``).
+    /// Default: none (see `Backend+ServerFields.swift`).
+    func serverManagedFields(in collection: String) -> Set<String>
+
     /// The session whose credentials the backend signs requests with, for login/logout;
     /// nil when its credentials are fixed. Default: nil (see `Auth/Backend+Auth.swift`).
     var authSession: AuthSession? { get }

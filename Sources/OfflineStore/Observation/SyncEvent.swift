@@ -9,10 +9,35 @@ public enum SyncEvent: Sendable, Hashable {
     case conflict(Conflict)
     /// The server rejected an entry; it is kept as failed (or handled by the error handler).
     case failedEntry(QueueEntry)
+    /// A record turned out to be a late delivery of this store's own create, and the store
+    /// undid it (see ``SyncReport/lateWritesUndone``).
+    case lateWriteUndone(LateWrite)
     /// A run completed; its report.
     case finished(SyncOperation, SyncReport)
     /// A run stopped early (an ``OfflineStoreError`` with a ``OfflineStoreError/report``) or could not run.
     case error(SyncOperation, OfflineStoreError)
+}
+
+/// A late delivery of this store's own create: a request whose answer never came that
+/// reached the server after the store had moved on (resent it, deleted the object). The
+/// store deletes such a record again, or resends its newer edit over it.
+public struct LateWrite: Sendable, Hashable {
+    /// The collection.
+    public var collection: String
+    /// The id of the record the late create made.
+    public var id: String
+    /// The record as the server holds it (what this store sent).
+    public var record: JSONValue
+    /// Its server version.
+    public var version: String
+
+    /// Creates a value.
+    public init(collection: String, id: String, record: JSONValue, version: String) {
+        self.collection = collection
+        self.id = id
+        self.record = record
+        self.version = version
+    }
 }
 
 /// Which run an event belongs to.

@@ -99,7 +99,11 @@ enum StoreSchema {
             // What a changed sync scope still has to pull once (ScopeCatchUp, JSON), until a refresh did it.
             try db.execute(sql: "ALTER TABLE collections ADD COLUMN scope_catchup TEXT")
         }
-        migrator.registerMigration("v5-schema-versions") { db in
+        migrator.registerMigration("v5-late-writes") { db in
+            // Creates whose answer was lost, watched for a late delivery (LateWriteRule).
+            try db.execute(sql: LateWriteTable.schema)
+        }
+        migrator.registerMigration("v6-schema-versions") { db in
             // The schema version each collection's stored copies are at (model evolution, CollectionVersions).
             try db.execute(sql: "ALTER TABLE collections ADD COLUMN schema_version INTEGER NOT NULL DEFAULT 1")
         }

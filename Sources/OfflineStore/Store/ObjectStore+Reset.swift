@@ -57,6 +57,7 @@ extension ObjectStore {
             try write("resetting the store") { db in
                 try ObjectRow.deleteAll(db)
                 try KeyedRows.removeOrphans(db)
+                try LateWriteTable.removeAll(in: db)
                 try CollectionsTable.clearCursors(in: db)
                 try MetaTable.setValue(nil, forKey: MetaTable.lastSyncKey, in: db)
             }

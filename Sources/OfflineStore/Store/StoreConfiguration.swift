@@ -67,6 +67,14 @@ extension ObjectStore {
         /// process's writes are observed). Ignored by an in-memory store. Default: 250 ms. One `PRAGMA data_version` per
         /// interval; nothing polls while no observation runs.
         public var externalChangeInterval: Duration? = .milliseconds(250)
+        /// How long a create whose answer never came (a timeout, a lost connection, a kill) is
+        /// watched for a late delivery: a network can deliver the request after the store
+        /// resent it and the app deleted the object, which on Kinto brings the object back.
+        /// A refresh within this time after the lost answer recognises such a record as this
+        /// store's own late write and deletes it again (Docs/Sync.md, "Late deliveries"); at
+        /// most 1,000 creates are watched at once. `.zero` turns the recognition off.
+        /// Default: 7 days.
+        public var lateDeliveryWindow: Duration = .seconds(7 * 24 * 3600)
         /// Test hooks for fault injection; not for production use.
         package var faults = FaultInjection()
 

@@ -30,6 +30,11 @@ public struct SyncReport: Sendable, Hashable, Codable {
     /// Objects removed locally because a complete pull from the beginning no longer listed
     /// their record: deleted on a server without tombstones (``Backend/sweepsDeletions(in:)``).
     public var swept = 0
+    /// Late deliveries of this store's own creates recognised in this run: a create whose
+    /// answer was lost reached the server after the store had moved on (resent it, deleted
+    /// the object), and the store undid it (deleted it again, or resent its newer edit over
+    /// it); see Docs/Sync.md, "Late deliveries".
+    public var lateWritesUndone = 0
 
     /// Creates an empty report.
     public init() {}
@@ -58,5 +63,6 @@ public struct SyncReport: Sendable, Hashable, Codable {
         blobsWaiting = other.blobsWaiting
         leftScope += other.leftScope
         swept += other.swept
+        lateWritesUndone += other.lateWritesUndone
     }
 }

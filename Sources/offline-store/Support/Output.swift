@@ -73,6 +73,7 @@ enum Shape {
             "conflictsDetected": .int(Int64(report.conflictsDetected)),
             "conflictsResolved": .int(Int64(report.conflictsResolved)),
             "leftScope": .int(Int64(report.leftScope)), "swept": .int(Int64(report.swept)),
+            "lateWritesUndone": .int(Int64(report.lateWritesUndone)),
             "error": optional(error),
         ]
     }

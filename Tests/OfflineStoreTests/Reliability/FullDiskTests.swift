@@ -8,7 +8,7 @@ import OfflineStorePlatform
 /// keeps every acknowledged edit and leaves nothing half-written (SPEC §2, §11).
 ///
 /// Where the platform layer can mount one (`SmallVolume`: a tmpfs, as root on Linux) the
-/// store lives on a 512 KiB file system, a real full disk; elsewhere SQLite's
+/// store lives on a 1 MiB file system, a real full disk; elsewhere SQLite's
 /// `PRAGMA max_page_count` simulates it.
 /// The test prints which one ran.
 @Suite("Store on a full disk")
@@ -17,8 +17,8 @@ struct FullDiskTests {
         try await withTemporaryDirectory { directory in
             let mountPoint = directory.path("tmpfs")
             try FileManager.default.createDirectory(atPath: mountPoint, withIntermediateDirectories: true)
-            let mounted = try await offPool { SmallVolume.mount(at: mountPoint, kilobytes: 512) }
-            print("FullDiskTests: \(mounted ? "a 512 KiB tmpfs (real ENOSPC)" : "PRAGMA max_page_count (simulated)")")
+            let mounted = try await offPool { SmallVolume.mount(at: mountPoint, kilobytes: 1024) }
+            print("FullDiskTests: \(mounted ? "a 1 MiB tmpfs (real ENOSPC)" : "PRAGMA max_page_count (simulated)")")
             let path = mounted ? mountPoint + "/store.sqlite" : directory.path("store.sqlite")
             do { try await Self.fill(path: path, simulate: !mounted) } catch {
                 if mounted { try await offPool { SmallVolume.unmount(mountPoint) } }
@@ -53,7 +53,7 @@ struct FullDiskTests {
             let error = try #require(failure, "the disk never filled up")
             #expect(error.code == .storage, "\(error)")
             #expect(error.message.contains("full"), "the message should say the disk is full: \(error.message)")
-            #expect(acknowledged.count > 10)
+            #expect(acknowledged.count > 10, "the file system filled before 11 edits: \(acknowledged.count)")
 
             // Every acknowledged edit is there with its queue entry; the refused one left nothing.
             #expect(try items.count() == acknowledged.count)

@@ -68,6 +68,15 @@ public final class RESTBackend: Backend, Sendable {
         return false
     }
 
+    /// The local names of the fields the resource never sends (``RESTResource/neverSent``,
+    /// blob routes' server fields): the server writes them, so an own write coming back is
+    /// compared without them.
+    public func serverManagedFields(in collection: String) -> Set<String> {
+        guard let resource = configuration.resources[collection] else { return [] }
+        let mapping = RESTBodyMapping(resource: resource)
+        return Set(mapping.serverOwned.filter { $0 != "id" }.map(mapping.localName))
+    }
+
     /// True for a resource whose feed finds deletions by a sweep (``RESTResource/Deletions/sweep``).
     public func sweepsDeletions(in collection: String) -> Bool {
         configuration.resources[collection]?.pull.deletions == .sweep

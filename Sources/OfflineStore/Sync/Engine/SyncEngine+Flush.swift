@@ -11,7 +11,11 @@ extension SyncEngine {
         if isForcedOffline {
             return (try finish(report), OfflineStoreError(.offline, "the store is set offline"))
         }
-        try write("preparing the queue") { db in try QueueTable.recoverInFlight(db) }
+        try write("preparing the queue") { db in
+            // Creates a killed process had on the wire may still arrive: they are watched first.
+            if watchesLateWrites { try LateWriteTable.watchInFlight(at: configuration.now(), in: db) }
+            try QueueTable.recoverInFlight(db)
+        }
         runtime.deferredRetries.withLock { $0.removeAll() }
         var flush = FlushRun()
         var refreshedForLostCreates: Set<String> = []
@@ -82,6 +86,7 @@ extension SyncEngine {
                 // A wait the server asked for (Retry-After / Backoff) is kept for AutoSync.
                 let notBefore = stop.retryAfter.map { configuration.now().addingTimeInterval($0.timeInterval) }
                 for s in sent { try QueueTable.release(s.entry.seq, error: stop, notBefore: notBefore, in: db) }
+                try watchLostCreates(sent, after: stop, in: db)
             }
             return stop
         }

@@ -213,9 +213,14 @@ extension SyncEngine {
             try write("applying changes of \(collection.name)") { db in
                 let sizeBefore = try local.sizeBeforeWrite(db)
                 var unanswered = try UnansweredCreate.all(in: collection.name, backend: backend, db: db)
+                var watched = try watchedCreates(in: collection.name, in: db)
                 for change in chunk {
                     if try adoptAsCreateAnswer(change, unanswered: &unanswered, collection: collection, report: &chunkReport,
                                                notices: &notices, in: db) {
+                        continue
+                    }
+                    if try applyLateWrite(change, watched: &watched, collection: collection, report: &chunkReport,
+                                          notices: &notices, in: db) {
                         continue
                     }
                     try applyRemoteChange(change, to: collection, report: &chunkReport, notices: &notices, in: db)
@@ -225,6 +230,7 @@ extension SyncEngine {
             }
             try deliver(notices, report: &chunkReport)
             report.pulled += chunkReport.pulled
+            report.lateWritesUndone += chunkReport.lateWritesUndone
             report.conflictsDetected += chunkReport.conflictsDetected
             report.conflictsResolved += chunkReport.conflictsResolved
             start = end
@@ -275,6 +281,7 @@ extension SyncEngine {
                 try row.save(db, on: local.writerStatements)
                 return
             }
+            if try settleLateWriteConflict(row, report: &report, notices: &notices, in: db) { return }
             report.count(try settleConflict(db, row: row, policy: collection.conflictPolicy, notices: &notices))
         }
     }
