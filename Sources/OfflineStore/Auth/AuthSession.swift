@@ -55,3 +55,24 @@ public final class AuthSession: Sendable, CustomStringConvertible {
     /// The session with secrets redacted.
     public var description: String { "AuthSession(\(credentials.map(\.description) ?? "signed out"))" }
 }
+
+extension AuthSession {
+    /// Signs the session of `backend` in with `credentials` once the server accepted them
+    /// (``Backend/ping()``); on failure the previous credentials stay (``ObjectStore/login(_:)``).
+    ///
+    /// - Throws: ``OfflineStoreError`` from the ping, or `configuration` when the backend
+    ///   (or its absence) has no session.
+    static func signIn(_ credentials: Credentials, on backend: (any Backend)?) async throws {
+        guard let backend, let session = backend.authSession else {
+            throw OfflineStoreError(.configuration,
+                "login needs a backend whose credentials can change: create it with an AuthSession (KintoAuth.session)")
+        }
+        let previous = session.set(credentials)
+        do {
+            try await backend.ping()
+        } catch {
+            session.set(previous)
+            throw OfflineStoreError.sync(error)
+        }
+    }
+}

@@ -138,9 +138,9 @@ public final class AutoSync: Sendable {
             let report: SyncReport
             if let action {
                 // A custom action calls the public flush/sync; they honour retry delays inside it.
-                report = try await ObjectStore.$insideAutoSyncAction.withValue(true) { try await action(store) }
+                report = try await SyncContext.$insideAutoSyncAction.withValue(true) { try await action(store) }
             } else {
-                report = try await store.sync(honouringRetryDelays: true)
+                report = try await store.syncEngine.sync(honouringRetryDelays: true)
             }
             return (report, nil)
         } catch let stop as OfflineStoreError where stop.report != nil {
@@ -191,11 +191,4 @@ public final class AutoSync: Sendable {
         }
         waiter?.resume()
     }
-}
-
-extension ObjectStore {
-    /// Set while an ``AutoSync`` custom action runs: the public `flush()` and `sync()` it
-    /// calls honour retry delays, as AutoSync's own runs do. Read only at that public
-    /// boundary; the engine takes the choice as an explicit argument (``SyncRun``).
-    @TaskLocal static var insideAutoSyncAction = false
 }

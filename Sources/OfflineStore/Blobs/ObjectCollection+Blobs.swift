@@ -40,8 +40,8 @@ extension ObjectCollection {
     public func blobURL(_ id: String, field: String) async throws -> URL {
         let descriptor = try descriptor()
         let reference = try blobReference(id, field: field, descriptor: descriptor)
-        let files = store.blobFiles
-        if let row = try store.blobRow(collection: name, id: id, field: field), row.reference.id == reference.id,
+        let files = store.local.blobFiles
+        if let row = try blobRow(id, field: field), row.reference.id == reference.id,
            let file = row.file, FileManager.default.fileExists(atPath: files.url(file).path) {
             return files.url(file)
         }
@@ -49,7 +49,7 @@ extension ObjectCollection {
               BlobReference(json: persistent[field])?.id == reference.id else {
             throw OfflineStoreError(.notFound, "\(name)/\(id): the blob in '\(field)' is not in the store and not on the server")
         }
-        return try await store.requireEngine("download blobs").downloadBlob(collection: name, id: id, field: field, reference: reference, record: persistent)
+        return try await store.syncEngine.downloadBlob(collection: name, id: id, field: field, reference: reference, record: persistent)
     }
 
     /// The bytes of an object's blob (read into memory; use ``blobURL(_:field:)`` for large blobs).
@@ -66,15 +66,22 @@ extension ObjectCollection {
     ///
     /// - Throws: ``OfflineStoreError/Code/storage``.
     public func blobStatus(_ id: String, field: String) throws -> BlobStatus? {
-        try store.blobRow(collection: name, id: id, field: field).map(BlobStatus.init)
+        try blobRow(id, field: field).map(BlobStatus.init)
     }
 
     /// Queues a failed blob upload again (RhoConnect retry); the next flush sends it.
     ///
     /// - Throws: ``OfflineStoreError/Code/notFound`` when the blob did not fail.
     public func retryBlobUpload(_ id: String, field: String) throws {
-        try store.write("retrying the blob \(field) of \(name)/\(id)") { db in
+        try store.local.write("retrying the blob \(field) of \(name)/\(id)") { db in
             if try !BlobTable.retryFailedUpload(db, collection: name, id: id, field: field) { throw OfflineStoreError(.notFound, "\(name)/\(id) has no failed blob in '\(field)'") }
+        }
+    }
+
+    /// The row of an object's blob field, or nil when the store holds no file for it.
+    private func blobRow(_ id: String, field: String) throws -> BlobRow? {
+        try store.local.read("reading the blob \(field) of \(name)/\(id)") { db in
+            try BlobRow.fetch(db, collection: name, id: id, field: field)
         }
     }
 
@@ -100,7 +107,7 @@ extension ObjectCollection {
         guard !mimetype.isEmpty, mimetype.utf8.count <= 255, !mimetype.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
             throw OfflineStoreError(.invalidOperation, "the media type must be 1–255 bytes without control characters")
         }
-        let files = store.blobFiles
+        let files = store.local.blobFiles
         let fileName = files.reserve()
         defer {
             files.release(fileName)
@@ -109,7 +116,7 @@ extension ObjectCollection {
         let (size, sha256) = try write(files, fileName)
         let reference = BlobReference(id: UUID().uuidString.lowercased(), size: size, sha256: sha256, mimetype: mimetype)
         let (collection, state) = (name, descriptor.isLocalOnly ? BlobRow.State.synced : .pending)
-        _ = try await store.perform(.patch(id: id, fields: [field: reference.json]), in: name, policy: policy) { db in
+        _ = try await store.editEngine.edit(.patch(id: id, fields: [field: reference.json]), in: name, policy: policy) { db in
             try BlobRow.put(db, collection: collection, id: id, field: field, file: fileName, reference: reference, state: state)
         }
         return reference

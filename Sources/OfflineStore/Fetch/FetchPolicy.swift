@@ -26,10 +26,3 @@ public enum FetchRefreshOutcome: Sendable, Hashable {
     /// The refresh could not run (offline, server error, store full); the local store is unchanged by it.
     case failed(OfflineStoreError)
 }
-
-extension ObjectStore.Configuration {
-    /// The fetch policy in force for a collection, given a per-call override.
-    func effectiveFetchPolicy(for collection: String, override: FetchPolicy?) -> FetchPolicy {
-        override ?? fetchPolicies[collection] ?? fetchPolicy
-    }
-}

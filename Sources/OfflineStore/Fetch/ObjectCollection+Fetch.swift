@@ -26,17 +26,17 @@ extension ObjectCollection {
         case .fromCache:
             break
         case .fromService:
-            _ = try await store.fetchingEngine(name).fetchOne(id, of: descriptor)
+            _ = try await store.syncEngine.fetchOne(id, of: descriptor)
         case .fromServiceIfOnline:
-            try await Self.unlessOffline { _ = try await store.fetchingEngine(name).fetchOne(id, of: descriptor) }
+            try await Self.unlessOffline { _ = try await store.syncEngine.fetchOne(id, of: descriptor) }
         case .fromServiceOnCacheMiss:
-            if try object(id) == nil { _ = try await store.fetchingEngine(name).fetchOne(id, of: descriptor) }
+            if try object(id) == nil { _ = try await store.syncEngine.fetchOne(id, of: descriptor) }
         case .fromCacheScheduleRefresh:
             let store = self.store
             let name = self.name
             Task {
                 do {
-                    let changed = try await store.fetchingEngine(name).fetchOne(id, of: descriptor)
+                    let changed = try await store.syncEngine.fetchOne(id, of: descriptor)
                     onRefresh?(changed ? .updated(collection: name, ids: [id]) : .unchanged(collection: name))
                 } catch {
                     onRefresh?(.failed(OfflineStoreError.sync(error)))
@@ -59,7 +59,7 @@ extension ObjectCollection {
                          onRefresh: (@Sendable (FetchRefreshOutcome) -> Void)? = nil) async throws -> [JSONValue] {
         let descriptor = try descriptor()
         let local = { try findAll(where: condition, orderBy: orderBy, limit: limit, offset: offset) }
-        let pull = { _ = try await store.fetchingEngine(name).pullMatching(ServerQuery(), into: descriptor, progress: nil) }
+        let pull = { _ = try await store.syncEngine.pullMatching(ServerQuery(), into: descriptor, progress: nil) }
         switch effectivePolicy(descriptor, policy) {
         case .fromCache:
             break
@@ -74,7 +74,7 @@ extension ObjectCollection {
             let name = self.name
             Task {
                 do {
-                    let result = try await store.fetchingEngine(name).pullMatching(ServerQuery(), into: descriptor, progress: nil)
+                    let result = try await store.syncEngine.pullMatching(ServerQuery(), into: descriptor, progress: nil)
                     onRefresh?(result.changed.isEmpty ? .unchanged(collection: name) : .updated(collection: name, ids: result.changed))
                 } catch {
                     onRefresh?(.failed(OfflineStoreError.sync(error)))
@@ -85,7 +85,9 @@ extension ObjectCollection {
     }
 
     private func effectivePolicy(_ descriptor: CollectionDescriptor, _ override: FetchPolicy?) -> FetchPolicy {
-        descriptor.isLocalOnly ? .fromCache : store.configuration.effectiveFetchPolicy(for: name, override: override)
+        // A per-call override, else the collection's policy in the configuration, else the store's.
+        let configuration = store.configuration
+        return descriptor.isLocalOnly ? .fromCache : override ?? configuration.fetchPolicies[name] ?? configuration.fetchPolicy
     }
 
     /// Runs a server read, treating "cannot reach the server" (offline, timeout) as "use the cache".

@@ -13,7 +13,7 @@ extension ModelCollection {
     @discardableResult
     public func save(_ model: M, policy: UpdatePolicy? = nil) async throws -> M {
         let value = try encoder.encode(model)
-        let stored = try await store.perform(.save(value, keeping: try ModelFields.allNames(of: M.self)), in: name, policy: policy)
+        let stored = try await store.editEngine.edit(.save(value, keeping: try ModelFields.allNames(of: M.self)), in: name, policy: policy)
         guard let stored else { return model }
         return try decode(stored, id: stored["id"]?.stringValue ?? model.id)
     }

@@ -67,6 +67,6 @@ extension ModelCollection {
             let (condition, sort) = try query.compiled()
             return try json.selectQuery(where: condition, state: nil, orderBy: sort, limit: query.limit, offset: query.offset)
         }
-        return store.observeValue { db in try select.get().rows(db).map(\.publicObject) }
+        return store.local.observe { db in try select.get().rows(db).map(\.publicObject) }
     }
 }

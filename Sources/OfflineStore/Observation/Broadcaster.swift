@@ -18,11 +18,14 @@ final class Broadcaster<Element: Sendable>: Sendable {
     /// How many streams are listening.
     var subscriberCount: Int { subscribers.withLock { s in s.values.count { $0.buffer != nil } } }
 
-    /// A new stream that receives every value sent from now on for which `isIncluded` is true.
-    func subscribe(where isIncluded: @escaping @Sendable (Element) -> Bool = { _ in true }) -> AsyncStream<Element> {
+    /// A new stream that receives every value sent from now on for which `isIncluded` is true;
+    /// `onEnd` runs once the consumer stopped iterating (or the stream was finished and released).
+    func subscribe(where isIncluded: @escaping @Sendable (Element) -> Bool = { _ in true },
+                   onEnd: (@Sendable () -> Void)? = nil) -> AsyncStream<Element> {
         let id = UUID()
         let buffer = SubscriberBuffer<Element>(onRelease: { [weak self] in
             _ = self?.subscribers.withLock { $0.removeValue(forKey: id) }
+            onEnd?()
         })
         subscribers.withLock { $0[id] = Subscriber(buffer: buffer, isIncluded: isIncluded) }
         return buffer.stream()

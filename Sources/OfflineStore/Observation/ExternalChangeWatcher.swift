@@ -1,31 +1,42 @@
 import Foundation
-import GRDB
 
 /// Makes the store's observations see writes committed by other processes on the same
 /// file (an app extension, `offline-store update`), which GRDB's observation cannot see
 /// by itself: it learns of changes from the writes of its own connection.
 ///
-/// While at least one observation runs, a task reads `PRAGMA data_version` on the writer
-/// connection every ``ObjectStore/Configuration/externalChangeInterval``. SQLite changes
-/// that number on a connection exactly when *another* connection committed; in this
-/// process only the writer writes, so a change means another process (or another store
-/// instance on the file) wrote. Then every observation of the store fetches again, and
-/// those whose value did not change yield nothing (they remove duplicates). With no
-/// observation running, nothing polls.
+/// While at least one observation (a value observation or a ``ObjectStore/commits()``
+/// stream) runs, a task reads the writer connection's data version
+/// (``LocalStore/writerDataVersion()``) every ``ObjectStore/Configuration/externalChangeInterval``.
+/// SQLite changes that number on a connection exactly when *another* connection committed;
+/// in this process only the writer writes, so a change means another process (or another
+/// store instance on the file) wrote. Then every observation of the store fetches again
+/// (those whose value did not change yield nothing: they remove duplicates) and commit
+/// streams hear of it (``LocalStore/announceExternalCommit()``). With no observation
+/// running, nothing polls.
 final class ExternalChangeWatcher: @unchecked Sendable {
-    // @unchecked: `observers` and `task` are only read and written under `lock`.
+    // @unchecked: `observers`, `task` and `seen` are only read and written under `lock`.
     private let lock = NSLock()
     private var observers = 0
     private var task: Task<Void, Never>?
+    /// The data version last seen (at the store's open, then by each poll), kept between
+    /// polling sessions: a commit made just before a session's first poll is not missed.
+    private var seen: Int?
+
+    /// The writer's data version when the store opened: the first session compares with it.
+    func start(at version: Int) {
+        lock.lock()
+        defer { lock.unlock() }
+        seen = version
+    }
 
     /// One more observation runs; the first one starts the polling task.
-    func observationStarted(writer: any DatabaseWriter, interval: Duration?, logger: @escaping @Sendable (String) -> Void) {
+    func observationStarted(store: LocalStore, interval: Duration?, logger: @escaping @Sendable (String) -> Void) {
         guard let interval else { return }
         lock.lock()
         defer { lock.unlock() }
         observers += 1
         guard observers == 1 else { return }
-        task = Task.detached { await Self.poll(writer, every: interval, logger: logger) }
+        task = Task.detached { [self] in await poll(store, every: interval, logger: logger) }
     }
 
     /// One observation ended; the last one stops the polling task.
@@ -46,15 +57,15 @@ final class ExternalChangeWatcher: @unchecked Sendable {
         return task != nil
     }
 
-    private static func poll(_ writer: any DatabaseWriter, every interval: Duration, logger: @Sendable (String) -> Void) async {
+    private func poll(_ store: LocalStore, every interval: Duration, logger: @Sendable (String) -> Void) async {
         do {
-            var seen = try await dataVersion(writer)
+            if lastSeen == nil { setSeen(try await store.writerDataVersion()) }
             while true {
                 try await Task.sleep(for: interval)
-                let now = try await dataVersion(writer)
-                guard now != seen else { continue }
-                seen = now
-                try await writer.write { db in try db.notifyChanges(in: .fullDatabase) }
+                let now = try await store.writerDataVersion()
+                guard now != lastSeen else { continue }
+                setSeen(now)
+                try await store.announceExternalCommit()
             }
         } catch is CancellationError {
             return
@@ -65,7 +76,15 @@ final class ExternalChangeWatcher: @unchecked Sendable {
         }
     }
 
-    private static func dataVersion(_ writer: any DatabaseWriter) async throws -> Int {
-        try await writer.writeWithoutTransaction { db in try StoreSchema.dataVersion(db) }
+    private var lastSeen: Int? {
+        lock.lock()
+        defer { lock.unlock() }
+        return seen
+    }
+
+    private func setSeen(_ version: Int) {
+        lock.lock()
+        defer { lock.unlock() }
+        seen = version
     }
 }

@@ -25,7 +25,7 @@ extension ObjectStore {
     /// The changes of one collection (or of every collection) from now on; ends when the
     /// store closes or the consumer stops.
     public func changes(in collection: String? = nil) -> AsyncStream<ObjectChange> {
-        let stream = runtime.changes.subscribe { change in collection == nil || change.collection == collection }
+        let stream = observers.changes.subscribe { change in collection == nil || change.collection == collection }
         local.installChangeLog()
         return stream
     }
@@ -51,10 +51,33 @@ extension ObjectStore {
     /// A stream of every sync event from now on; it ends when the store closes or the
     /// consumer stops iterating. Buffered without limit, so nothing is dropped.
     public func syncEvents() -> AsyncStream<SyncEvent> {
-        runtime.events.subscribe()
+        observers.events.subscribe()
     }
 }
 
+
+/// Commits: an `AsyncSequence` that says when the store's file changed, whoever wrote it.
+///
+/// ```swift
+/// for await commit in store.commits() {
+///     if commit == .otherConnection { reloadEverything() }   // e.g. the share extension wrote
+/// }
+/// ```
+///
+/// One element per committed write of this store (a write that changed nothing sends none),
+/// and one each time the store notices that other connections committed: it looks every
+/// ``ObjectStore/Configuration/externalChangeInterval`` while a commit stream or a value
+/// observation runs (several commits in between are one element). An in-memory store, or a
+/// nil interval, reports its own commits only.
+extension ObjectStore {
+    /// A stream of the store's commits from now on; it ends when the store closes or the
+    /// consumer stops iterating. Buffered without limit, so nothing is dropped.
+    public func commits() -> AsyncStream<StoreCommit> {
+        let local = self.local
+        local.externalChangeWatchStarted()
+        return observers.commits.subscribe(onEnd: { local.externalChangeWatchEnded() })
+    }
+}
 
 /// Observing values as they change (Firestore snapshot listeners), with GRDB's
 /// `ValueObservation` underneath: each sequence yields the current value first, then a
@@ -69,42 +92,7 @@ extension ObjectStore {
 extension ObjectStore {
     /// The number of queue entries the server has not confirmed (pending, in flight or failed), as it changes.
     public func observePendingCount() -> AsyncValueObservation<Int> {
-        counted(ValueObservation.tracking { db in try QueueTable.count(db) }
-            .removeDuplicates())
-            .values(in: pool)
-    }
-
-    /// A GRDB observation of a value read from the store; `objects` changes are
-    /// announced by the change log, which this installs.
-    func observeValue<Value: Sendable & Equatable>(
-        _ fetch: @escaping @Sendable (Database) throws -> Value
-    ) -> AsyncValueObservation<Value> {
-        local.installChangeLog()
-        return counted(ValueObservation.tracking(fetch).removeDuplicates()).values(in: pool)
-    }
-
-    /// The observation, counted in ``StoreRuntime/valueObservers`` from its start until it
-    /// ends: cancelled when the consumer stops iterating (GRDB then stops observing the
-    /// database) or failed. While any runs, ``ExternalChangeWatcher`` makes them fetch
-    /// again when another process commits to the store's file.
-    private func counted<Reducer: ValueReducer>(_ observation: ValueObservation<Reducer>)
-        -> ValueObservation<ValueReducers.Trace<Reducer>> {
-        let observers = runtime.valueObservers, watcher = runtime.externalChanges
-        let writer = pool, logger = configuration.logger
-        let interval = isInMemory ? nil : configuration.externalChangeInterval
-        return observation.handleEvents(
-            willStart: {
-                observers.withLock { $0 += 1 }
-                watcher.observationStarted(writer: writer, interval: interval) { logger.debug("\($0)") }
-            },
-            didFail: { _ in
-                observers.withLock { $0 -= 1 }
-                watcher.observationEnded(interval: interval)
-            },
-            didCancel: {
-                observers.withLock { $0 -= 1 }
-                watcher.observationEnded(interval: interval)
-            })
+        local.observe(readingObjects: false) { db in try QueueTable.count(db) }
     }
 }
 
@@ -116,13 +104,13 @@ extension ObjectCollection {
     public func observeAll(where condition: Condition? = nil, orderBy: [SortKey] = [],
                            limit: Int? = nil, offset: Int = 0) -> AsyncValueObservation<[JSONValue]> {
         let query = Result { try selectQuery(where: condition, state: nil, orderBy: orderBy, limit: limit, offset: offset) }
-        return store.observeValue { db in try query.get().rows(db).compactMap(\.effective) }
+        return store.local.observe { db in try query.get().rows(db).compactMap(\.effective) }
     }
 
     /// One object with all its copies and flags (nil when absent), as it changes.
     public func observeObject(_ id: String) -> AsyncValueObservation<StoredObject?> {
         let name = self.name
-        return store.observeValue { db in try ObjectRow.fetch(db, collection: name, id: id)?.publicObject }
+        return store.local.observe { db in try ObjectRow.fetch(db, collection: name, id: id)?.publicObject }
     }
 }
 
@@ -133,13 +121,4 @@ extension StoredObject {
     public var hasConflict: Bool { state == .conflicted }
     /// Whether the server rejected the object's edit and the failed entry waits for an action.
     public var hasFailedWrite: Bool { state == .failed }
-}
-
-extension ObjectStore {
-    /// How many observations of this store are running: value observations (each a GRDB
-    /// database observation), object-change streams and sync-event streams. Zero once every
-    /// consumer stopped iterating; for tests.
-    package var runningObservationCount: Int {
-        runtime.valueObservers.withLock { $0 } + runtime.changes.subscriberCount + runtime.events.subscriberCount
-    }
 }

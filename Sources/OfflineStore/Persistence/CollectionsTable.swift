@@ -100,4 +100,27 @@ enum MetaTable {
 
     /// The key of the last completed sync time.
     static let lastSyncKey = "lastSync"
+
+    /// ``ObjectStore/setMetadata(_:forKey:)``: the app's key checked, then one write.
+    static func setAppValue(_ value: String?, forKey key: String, in local: LocalStore) throws {
+        let stored = try appKey(key)
+        try local.write("saving metadata \(key)") { db in try setValue(value, forKey: stored, in: db) }
+    }
+
+    /// ``ObjectStore/metadata(forKey:)``: the app's key checked, then one read.
+    static func appValue(forKey key: String, in local: LocalStore) throws -> String? {
+        let stored = try appKey(key)
+        return try local.read("reading metadata \(key)") { db in try value(forKey: stored, in: db) }
+    }
+
+    /// The stored key of the app's metadata `key` (``ObjectStore/setMetadata(_:forKey:)``): a
+    /// prefix keeps app metadata apart from the engine's own keys.
+    ///
+    /// - Throws: ``OfflineStoreError/Code/invalidOperation`` for an empty or too long key.
+    static func appKey(_ key: String) throws -> String {
+        guard !key.isEmpty, key.utf8.count <= 256 else {
+            throw OfflineStoreError(.invalidOperation, "a metadata key must be 1–256 bytes")
+        }
+        return "app:" + key
+    }
 }

@@ -1,27 +1,9 @@
 import Foundation
 import GRDB
 
-/// Reading the flush candidates: queue entries in FIFO order with their object's state.
+/// Reading the flush candidates: queue entries in FIFO order with their object's state, a
+/// page at a time (the engine reads pages until ``FlushPlan`` has decided the next batch).
 enum FlushQueue {
-    /// The next batch to send (``FlushPlan``), reading the queue in FIFO pages only as far
-    /// as needed to decide it: sent entries leave the queue, so a flush of n entries reads
-    /// O(n) rows in all instead of the whole queue before every batch.
-    static func nextBatch(_ db: Database, maxSize: Int, skipping skipped: Set<Int64>) throws -> [QueueEntry] {
-        var candidates: [FlushPlan.Candidate] = []
-        // A server may announce any batch limit (even Int.max): grow the page without overflowing.
-        var pageSize = max(32, maxSize.multipliedReportingOverflow(by: 2).overflow ? Int.max : maxSize * 2)
-        var after = Int64.min
-        while true {
-            let page = try self.candidates(db, after: after, limit: pageSize)
-            candidates += page
-            let plan = FlushPlan.plan(candidates, maxSize: maxSize, skipping: skipped)
-            guard !plan.isDecided, page.count == pageSize, let last = page.last else { return plan.batch }
-            after = last.entry.seq
-            // A long held-back head costs O(n) per batch, as a whole read would.
-            pageSize = pageSize.multipliedReportingOverflow(by: 2).overflow ? Int.max : pageSize * 2
-        }
-    }
-
     static let candidateColumns = QueueTable.columns.split(separator: ",")
         .map { "q." + $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", ")
 

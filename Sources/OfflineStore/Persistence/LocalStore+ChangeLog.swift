@@ -5,12 +5,12 @@ import GRDB
 extension LocalStore {
     /// Creates the temporary change log and its triggers on the writer connection, once.
     func installChangeLog() {
-        guard !runtime.changeLogInstalled.withLock({ $0 }) else { return }
+        guard !observers.changeLogInstalled.withLock({ $0 }) else { return }
         do {
             // The flag is set on the writer, in the transaction that creates the log: a write
             // that sees it set finds the table (writes drain the log on the same connection).
             try writer.write { db in
-                guard !runtime.changeLogInstalled.withLock({ $0 }) else { return }
+                guard !observers.changeLogInstalled.withLock({ $0 }) else { return }
                 try db.execute(sql: """
                     CREATE TEMP TABLE IF NOT EXISTS object_changes(collection TEXT NOT NULL, id TEXT NOT NULL, kind TEXT NOT NULL);
                     CREATE TEMP TRIGGER IF NOT EXISTS object_changes_insert AFTER INSERT ON main.objects
@@ -28,10 +28,10 @@ extension LocalStore {
                     END;
                     """)
                 writerStatements.removeAll()  // the schema changed: prepare them again, as GRDB does its cache
-                runtime.changeLogInstalled.withLock { $0 = true }
+                observers.changeLogInstalled.withLock { $0 = true }
             }
         } catch {
-            runtime.changeLogInstalled.withLock { $0 = false }
+            observers.changeLogInstalled.withLock { $0 = false }
             configuration.logger.error("object change observation could not start", metadata: ["error": "\(error)"])
         }
     }
@@ -39,7 +39,7 @@ extension LocalStore {
     /// Reads and empties the change log inside the write's transaction; tells GRDB's
     /// observations that `objects` changed (it cannot see changes of WITHOUT ROWID tables).
     func drainChangeLog(_ db: Database, origin: ChangeOrigin, reasons: ChangeReasons? = nil) throws -> [ObjectChange] {
-        guard runtime.changeLogInstalled.withLock({ $0 }) else { return [] }
+        guard observers.changeLogInstalled.withLock({ $0 }) else { return [] }
         let rows = try Row.fetchAll(db, sql: "SELECT collection, id, kind FROM temp.object_changes ORDER BY rowid")
         guard !rows.isEmpty else { return [] }
         try db.execute(sql: "DELETE FROM temp.object_changes")
@@ -54,7 +54,7 @@ extension LocalStore {
 
     /// Sends committed changes to the subscribers.
     func publish(_ changes: [ObjectChange]) {
-        guard !changes.isEmpty, runtime.changes.hasSubscribers else { return }
-        for change in changes { runtime.changes.send(change) }
+        guard !changes.isEmpty, observers.changes.hasSubscribers else { return }
+        for change in changes { observers.changes.send(change) }
     }
 }

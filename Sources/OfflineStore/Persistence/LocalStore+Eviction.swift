@@ -4,6 +4,14 @@ extension LocalStore {
     /// How many eviction candidates one query reads; the size is measured after each removal.
     static let evictionBatch = 64
 
+    /// ``ObjectStore/evict(toFit:)``: evicts in a transaction of its own, then removes the
+    /// blob files no row names any more; returns how many objects were removed.
+    func evict(toFit bytes: Int64) throws -> Int {
+        let evicted = try write("evicting unused objects") { db in try evictUnused(db, toFit: bytes, protecting: .none) }
+        try sweepBlobs()
+        return evicted
+    }
+
     /// Evicts in the current transaction; see ``evict(toFit:)``.
     @discardableResult
     func evictUnused(_ db: Database, toFit bytes: Int64, protecting guarded: EvictionGuard) throws -> Int {

@@ -6,7 +6,7 @@ import GRDB
 ///
 /// Every read and write of the store goes through ``read(_:_:)`` and ``write(_:origin:_:)``
 /// here; the SQL of each table lives with the table's type in this folder (``ObjectRow``,
-/// ``QueueTable``, ``CollectionsTable``, ``MetaTable``, ``BlobTable``, ``KeyedRows``). A write
+/// ``QueueTable``, ``CollectionsTable``, ``MetaTable``, ``BlobTable``, ``ObjectKeyedTables``). A write
 /// drains the object change log in its transaction and publishes the changes only after
 /// the commit, so no observer ever hears of a write that rolled back, and no app code runs
 /// while the writer is held.
@@ -16,8 +16,8 @@ final class LocalStore: Sendable {
     let configuration: ObjectStore.Configuration
     /// The registered collections (shared with the facade and the sync engine).
     let collections: CollectionRegistry
-    /// Observers of object changes, and the change log's state.
-    let runtime: StoreRuntime
+    /// Observers of object changes and commits, and the change log's state.
+    let observers: StoreObservers
     /// The database: a `DatabasePool` (WAL, concurrent reads) for a file, a `DatabaseQueue`
     /// for an in-memory store.
     let writer: any DatabaseWriter
@@ -29,11 +29,11 @@ final class LocalStore: Sendable {
     ///
     /// - Throws: ``OfflineStoreError`` `notADatabase`, `corrupted`, `locked` or `schemaTooNew`.
     init(opening location: StoreLocation, configuration: ObjectStore.Configuration,
-         collections: CollectionRegistry, runtime: StoreRuntime) throws {
+         collections: CollectionRegistry, observers: StoreObservers) throws {
         self.location = location
         self.configuration = configuration
         self.collections = collections
-        self.runtime = runtime
+        self.observers = observers
         do {
             writer = try location.open(configuration)
             let migrator = StoreSchema.migrator
@@ -45,6 +45,10 @@ final class LocalStore: Sendable {
             try migrator.migrate(writer)
             // Reading the schema proves the file is a database even when nothing needed migrating.
             _ = try writer.read { db in try StoreSchema.tableCount(db) }
+            // Other processes' commits are told apart from this moment on (ExternalChangeWatcher).
+            if !location.isInMemory {
+                observers.externalChanges.start(at: try writer.writeWithoutTransaction { db in try Self.dataVersion(db) })
+            }
             try location.protectFiles(configuration)
         } catch {
             throw OfflineStoreError.storage(error, while: "opening \(location.path)")
@@ -54,8 +58,17 @@ final class LocalStore: Sendable {
     /// The blob files of this store.
     var blobFiles: BlobFiles { BlobFiles(directory: location.blobDirectory) }
 
-    /// Closes the database; later reads and writes fail with `closed`.
+    deinit { removeTemporaryBlobs() }
+
+    /// An in-memory store's blob files go with it; a file store's stay.
+    private func removeTemporaryBlobs() {
+        if location.isInMemory { try? FileManager.default.removeItem(at: location.blobDirectory) }
+    }
+
+    /// Closes the database (an in-memory store's blob files go too); later reads and writes
+    /// fail with `closed`.
     func close() throws {
+        defer { removeTemporaryBlobs() }
         closed.withLock { $0 = true }
         do {
             // Statements still prepared would make SQLite refuse to close the connection.
@@ -95,8 +108,14 @@ final class LocalStore: Sendable {
                             _ body: (Database) throws -> T) throws -> T {
         try ensureOpen()
         var changes: [ObjectChange] = []
+        // Commits are counted only for a stream that listens (``ObjectStore/commits()``):
+        // reading the change count costs GRDB's queue checks on every edit.
+        let countsCommits = observers.commits.hasSubscribers
+        var changedRows = false
         func drained(_ db: Database) throws -> T {
+            let rowsBefore = countsCommits ? db.totalChangesCount : 0
             let result = try body(db)
+            changedRows = countsCommits && db.totalChangesCount != rowsBefore
             changes = try drainChangeLog(db, origin: origin, reasons: reasons)
             return result
         }
@@ -120,6 +139,7 @@ final class LocalStore: Sendable {
             }
         } catch { throw OfflineStoreError.storage(error, while: action) }
         publish(changes)
+        if changedRows { observers.commits.send(.thisStore) }
         return result
     }
 

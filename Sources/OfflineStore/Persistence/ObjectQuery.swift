@@ -74,7 +74,7 @@ extension QueueTable {
     }
 }
 
-extension KeyedRows {
+extension ObjectKeyedTables {
     /// Whether the object is pinned against eviction.
     static func isPinned(_ db: Database, collection: String, id: String) throws -> Bool {
         try Bool.fetchOne(db, sql: "SELECT pinned FROM object_usage WHERE collection = ? AND id = ?", arguments: [collection, id]) ?? false
@@ -96,12 +96,5 @@ extension BlobTable {
             UPDATE blobs SET state = 'pending', status = NULL WHERE collection = ? AND object_id = ? AND field = ? AND state = 'failed'
             """, arguments: [collection, id, field])
         return db.changesCount > 0
-    }
-}
-
-extension StoreSchema {
-    /// SQLite's `data_version` on this connection: it changes when another connection commits.
-    static func dataVersion(_ db: Database) throws -> Int {
-        try Int.fetchOne(db, sql: "PRAGMA data_version") ?? 0
     }
 }

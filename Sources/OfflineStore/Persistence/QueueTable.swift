@@ -29,7 +29,37 @@ enum QueueTable {
             sentRev: row[13], sentData: row[14])
     }
 
-    static func fetch(_ db: Database, where clause: String = "1", arguments: StatementArguments = []) throws -> [QueueEntry] {
+    /// Which entries a read selects; every selection is in FIFO order.
+    enum Selection: Sendable, Equatable {
+        /// One collection's entries, or one object's (nil: every collection's, every object's).
+        case matching(collection: String?, id: String?)
+        /// The entry with this sequence number.
+        case seq(Int64)
+        /// Failed entries, optionally of one collection only.
+        case failed(collection: String?)
+        /// Entries that are not failed themselves but wait behind a failed entry or a conflict of their object.
+        case heldBack
+        /// Sent creates of a collection whose answer never came (for own-write recognition).
+        case unansweredCreates(collection: String)
+    }
+
+    /// The entries `selection` selects, in FIFO order.
+    static func entries(_ db: Database, _ selection: Selection) throws -> [QueueEntry] {
+        switch selection {
+        case .matching(let c?, let id?): try entries(db, collection: c, id: id)
+        case .matching(let c?, nil): try fetch(db, where: "collection = ?", arguments: [c])
+        case .matching(nil, _): try fetch(db)
+        case .seq(let seq): try fetch(db, where: "seq = ?", arguments: [seq])
+        case .failed(let c?): try fetch(db, where: "state = 'failed' AND collection = ?", arguments: [c])
+        case .failed(nil): try fetch(db, where: "state = 'failed'")
+        case .heldBack: try fetch(db, where: heldBackClause)
+        case .unansweredCreates(let c):
+            try fetch(db, where: "collection = ? AND kind = 'create' AND attempts > 0 AND state != 'failed' AND sent_data IS NOT NULL",
+                      arguments: [c])
+        }
+    }
+
+    private static func fetch(_ db: Database, where clause: String = "1", arguments: StatementArguments = []) throws -> [QueueEntry] {
         try Row.fetchAll(db, sql: "SELECT \(columns) FROM queue WHERE \(clause) ORDER BY seq", arguments: arguments)
             .map(entry)
     }
@@ -80,12 +110,25 @@ enum QueueTable {
 
     // MARK: - Lifecycle (QueueTransition)
 
+    /// The SQL condition on `state` that admits exactly the transition's sources
+    /// (``QueueTransition/sources``; constant text, no input).
+    static func condition(_ transition: QueueTransition) -> String {
+        "state IN (" + QueueEntry.State.allCases.filter(transition.sources.contains).map { "'\($0.rawValue)'" }
+            .joined(separator: ", ") + ")"
+    }
+
+    /// The state a transition that keeps the entry leads to (``QueueTransition/target``), as SQL text.
+    static func target(_ transition: QueueTransition) -> String {
+        guard let state = transition.target else { preconditionFailure("\(transition) removes the entry") }
+        return "'\(state.rawValue)'"
+    }
+
     /// Marks an entry in flight with what it carries; false when it was not pending.
     @discardableResult
     static func send(_ seq: Int64, sentRev: Int64, sentData: String?, in db: Database) throws -> Bool {
         try db.cachedStatement(sql: """
-            UPDATE queue SET state = 'in-flight', attempts = attempts + 1, sent_rev = ?, sent_data = ?
-            WHERE seq = ? AND \(QueueTransition.send.sourceCondition)
+            UPDATE queue SET state = \(target(.send)), attempts = attempts + 1, sent_rev = ?, sent_data = ?
+            WHERE seq = ? AND \(condition(.send))
             """).execute(arguments: [sentRev, sentData, seq])
         return db.changesCount > 0
     }
@@ -93,21 +136,21 @@ enum QueueTable {
     /// Puts an in-flight entry back to pending, keeping the error that stopped it.
     static func release(_ seq: Int64, error: OfflineStoreError?, notBefore: Date?, in db: Database) throws {
         try db.execute(sql: """
-            UPDATE queue SET state = 'pending', last_error = ?, status = ?, not_before = ?
-            WHERE seq = ? AND \(QueueTransition.release.sourceCondition)
+            UPDATE queue SET state = \(target(.release)), last_error = ?, status = ?, not_before = ?
+            WHERE seq = ? AND \(condition(.release))
             """, arguments: [error?.description, error?.status, notBefore?.timeIntervalSince1970, seq])
     }
 
     /// A conflict answer: the entry waits again while the conflict is settled.
     static func requeue(_ seq: Int64, in db: Database) throws {
-        try db.execute(sql: "UPDATE queue SET state = 'pending' WHERE seq = ? AND \(QueueTransition.requeue.sourceCondition)",
+        try db.execute(sql: "UPDATE queue SET state = \(target(.requeue)) WHERE seq = ? AND \(condition(.requeue))",
                        arguments: [seq])
     }
 
     /// Every in-flight entry of an object back to pending (its conflict is kept for the app).
     static func requeueAll(_ db: Database, collection: String, id: String) throws {
         try db.execute(sql: """
-            UPDATE queue SET state = 'pending' WHERE collection = ? AND object_id = ? AND \(QueueTransition.requeue.sourceCondition)
+            UPDATE queue SET state = \(target(.requeue)) WHERE collection = ? AND object_id = ? AND \(condition(.requeue))
             """, arguments: [collection, id])
     }
 
@@ -115,30 +158,30 @@ enum QueueTable {
     /// payload they were sent with, and the server's preconditions recognise a write that
     /// was already applied.
     static func recoverInFlight(_ db: Database) throws {
-        try db.execute(sql: "UPDATE queue SET state = 'pending' WHERE \(QueueTransition.recover.sourceCondition)")
+        try db.execute(sql: "UPDATE queue SET state = \(target(.recover)) WHERE \(condition(.recover))")
     }
 
     /// The server rejected the entry.
     static func reject(_ seq: Int64, status: Int, body: String?, message: String, in db: Database) throws {
         try db.execute(sql: """
-            UPDATE queue SET state = 'failed', status = ?, response_body = ?, last_error = ?
-            WHERE seq = ? AND \(QueueTransition.reject.sourceCondition)
+            UPDATE queue SET state = \(target(.reject)), status = ?, response_body = ?, last_error = ?
+            WHERE seq = ? AND \(condition(.reject))
             """, arguments: [status, body, message, seq])
     }
 
     /// A rejected entry is sent again, with the object's current local copy.
     static func retry(_ seq: Int64, in db: Database) throws {
         try db.execute(sql: """
-            UPDATE queue SET state = 'pending', sent_data = NULL, sent_rev = NULL, not_before = NULL
-            WHERE seq = ? AND \(QueueTransition.retry.sourceCondition)
+            UPDATE queue SET state = \(target(.retry)), sent_data = NULL, sent_rev = NULL, not_before = NULL
+            WHERE seq = ? AND \(condition(.retry))
             """, arguments: [seq])
     }
 
     /// A settled conflict resends the local copy in the entry's place, as a new operation.
     static func resend(_ seq: Int64, kind: QueueEntry.Kind, baseVersion: String?, in db: Database) throws {
         try db.execute(sql: """
-            UPDATE queue SET kind = ?, base_version = ?, state = 'pending', last_error = NULL, status = NULL, sent_data = NULL,
-            response_body = NULL, attempts = 0, idempotency_key = ? WHERE seq = ? AND \(QueueTransition.resend.sourceCondition)
+            UPDATE queue SET kind = ?, base_version = ?, state = \(target(.resend)), last_error = NULL, status = NULL, sent_data = NULL,
+            response_body = NULL, attempts = 0, idempotency_key = ? WHERE seq = ? AND \(condition(.resend))
             """, arguments: [kind.rawValue, baseVersion, UUID().uuidString.lowercased(), seq])
     }
 
@@ -153,7 +196,7 @@ enum QueueTable {
     }
 
     /// Entries that are not failed themselves but wait behind a failed entry or a conflict of their object.
-    static let heldBackClause = """
+    private static let heldBackClause = """
         state != 'failed' AND (EXISTS (SELECT 1 FROM queue f WHERE f.collection = queue.collection \
         AND f.object_id = queue.object_id AND f.state = 'failed' AND f.seq < queue.seq) \
         OR EXISTS (SELECT 1 FROM objects o WHERE o.collection = queue.collection AND o.id = queue.object_id \
@@ -163,11 +206,6 @@ enum QueueTable {
     /// How many entries are held back, store-wide.
     static func heldBackCount(_ db: Database) throws -> Int {
         try Int.fetchOne(db, sql: "SELECT count(*) FROM queue WHERE \(heldBackClause)") ?? 0
-    }
-
-    /// The held-back entries in FIFO order.
-    static func heldBack(_ db: Database) throws -> [QueueEntry] {
-        try fetch(db, where: heldBackClause)
     }
 
     /// Pending entries of a collection that are not held back (the rest of a push's progress total).
@@ -187,15 +225,9 @@ enum QueueTable {
         try db.execute(sql: "UPDATE queue SET last_error = ? WHERE seq = ? AND last_error IS NOT ?", arguments: [reason, seq, reason])
     }
 
-    /// Sent creates of a collection whose answer never came (for own-write recognition).
-    static func unansweredCreates(_ db: Database, collection: String) throws -> [QueueEntry] {
-        try fetch(db, where: "collection = ? AND kind = 'create' AND attempts > 0 AND state != 'failed' AND sent_data IS NOT NULL",
-                  arguments: [collection])
-    }
-
     /// The entry with sequence number `seq`.
     static func entry(_ db: Database, seq: Int64) throws -> QueueEntry? {
-        try fetch(db, where: "seq = ?", arguments: [seq]).first
+        try entries(db, .seq(seq)).first
     }
 
     // MARK: - Re-keying

@@ -91,15 +91,13 @@ enum StoreLocation {
             .map { blobDirectory.appendingPathComponent($0).path }
         for item in [path, path + "-wal", path + "-shm", path + ".sync-lock", blobDirectory.path] + blobs
         where files.fileExists(atPath: item) {
-            try DataProtection.apply(protection.level, to: item)
+            try DataProtection.apply(Self.level(of: protection), to: item)
         }
     }
-}
 
-extension ObjectStore.FileProtection {
-    /// The platform layer's name for the class.
-    var level: DataProtection.Level {
-        switch self {
+    /// The platform layer's name for a protection class.
+    private static func level(of protection: ObjectStore.FileProtection) -> DataProtection.Level {
+        switch protection {
         case .complete: .complete
         case .completeUnlessOpen: .completeUnlessOpen
         case .completeUntilFirstUserAuthentication: .completeUntilFirstUserAuthentication

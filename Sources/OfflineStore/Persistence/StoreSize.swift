@@ -51,10 +51,3 @@ extension LocalStore {
             + "bytes; nothing was written (evict or delete objects, or raise maxStoreSize)")
     }
 }
-
-extension EvictionGuard {
-    /// Protects the objects of a refresh chunk (built only when eviction runs).
-    init(_ changes: ArraySlice<RemoteChange>, in collection: String) {
-        self.init(collection: collection, ids: Set(changes.lazy.map(\.id)))
-    }
-}

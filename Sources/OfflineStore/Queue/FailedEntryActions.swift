@@ -4,16 +4,16 @@ import GRDB
 /// actions and by the flush's failed-entry handler).
 enum FailedEntryActions {
     /// The action, inside the caller's transaction, after checking it is allowed.
-    static func perform(_ action: FailedEntryAction, collection: String, id: String, in db: Database) throws {
+    static func apply(_ action: FailedEntryAction, collection: String, id: String, in db: Database) throws {
         guard let row = try ObjectRow.fetch(db, collection: collection, id: id) else {
             throw OfflineStoreError(.notFound, "\(collection)/\(id) does not exist")
         }
         let entries = try QueueTable.entries(db, collection: collection, id: id)
-        guard let failed = entries.first(where: { $0.state == .failed }) else {
+        guard let failed = entries.first(where: { QueueTransition.retry.sources.contains($0.state) }) else {
             throw OfflineStoreError(.invalidOperation,
                 "\(collection)/\(id) has no failed entry to act on (it is \(row.state.rawValue))")
         }
-        if entries.contains(where: { $0.state == .inFlight }) {
+        if entries.contains(where: { !QueueTransition.drop.sources.contains($0.state) }) {
             throw OfflineStoreError(.invalidOperation, "\(collection)/\(id) is being sent; try again after the flush")
         }
         guard failed.allowedActions.contains(action) else {
@@ -39,7 +39,7 @@ enum FailedEntryActions {
     /// Drops every queued edit of an object and restores its persistent copy.
     static func rollBack(_ db: Database, collection: String, id: String) throws {
         let entries = try QueueTable.entries(db, collection: collection, id: id)
-        if entries.contains(where: { $0.state == .inFlight }) {
+        if entries.contains(where: { !QueueTransition.drop.sources.contains($0.state) }) {
             throw OfflineStoreError(.invalidOperation, "\(collection)/\(id) is being sent; try again after the flush")
         }
         try QueueTable.removeAll(db, collection: collection, id: id)

@@ -1,29 +1,18 @@
 import Foundation
-import GRDB
 
 extension ObjectStore {
     /// The queue's entries in FIFO order, optionally only one collection's or one object's.
     public func queueEntries(collection: String? = nil, id: String? = nil) throws -> [QueueEntry] {
-        try read("reading the queue") { db in
-            switch (collection, id) {
-            case let (c?, i?): try QueueTable.entries(db, collection: c, id: i)
-            case let (c?, nil): try QueueTable.fetch(db, where: "collection = ?", arguments: [c])
-            default: try QueueTable.fetch(db)
-            }
-        }
+        try local.read("reading the queue") { db in try QueueTable.entries(db, .matching(collection: collection, id: id)) }
     }
 
     /// How many entries the queue holds, optionally only those in one state.
     public func queueCount(state: QueueEntry.State? = nil) throws -> Int {
-        try read("counting the queue") { db in
-            try QueueTable.count(db, state: state)
-        }
+        try local.read("counting the queue") { db in try QueueTable.count(db, state: state) }
     }
 
     /// Whether anything in the store waits to be sent (or was rejected and waits for the app).
-    public func isChanged() throws -> Bool {
-        try queueCount() > 0
-    }
+    public func isChanged() throws -> Bool { try queueCount() > 0 }
 
     /// Cancels a queued entry: every unsent edit of its object is dropped and the
     /// object rolls back to its persistent copy (it disappears if the server never had it).
@@ -31,23 +20,14 @@ extension ObjectStore {
     /// - Throws: ``OfflineStoreError`` `notFound` for an unknown entry, `invalidOperation`
     ///   while an entry of the object is in flight.
     public func cancel(entry seq: Int64) throws {
-        try write("cancelling queue entry \(seq)") { db in
-            guard let entry = try QueueTable.fetch(db, where: "seq = ?", arguments: [seq]).first else {
-                throw OfflineStoreError(.notFound, "no queue entry \(seq)")
-            }
-            try FailedEntryActions.rollBack(db, collection: entry.collection, id: entry.objectID)
-        }
+        try editEngine.cancel(entry: seq)
     }
-}
 
-extension ObjectStore {
     /// The objects left conflicted, with base, local and server copies, optionally of one collection.
     ///
     /// Conflicts are stored, so they survive restarts until resolved.
     public func conflicts(in collection: String? = nil) throws -> [Conflict] {
-        try read("listing conflicts") { db in
-            try ObjectRow.conflicted(db, in: collection).map(ConflictRule.conflict(of:))
-        }
+        try local.read("listing conflicts") { db in try ObjectRow.conflicted(db, in: collection) }.map(ConflictRule.conflict(of:))
     }
 
     /// Resolves a conflicted object: `.keepLocal` resends the local edit on the server's
@@ -56,17 +36,7 @@ extension ObjectStore {
     ///
     /// - Throws: ``OfflineStoreError`` `notFound`, `notConflicted`, or a validation error for merged JSON.
     public func resolve(_ collection: String, id: String, with resolution: Resolution) throws {
-        try write("resolving \(collection)/\(id)") { db in
-            guard let row = try ObjectRow.fetch(db, collection: collection, id: id) else {
-                throw OfflineStoreError(.notFound, "\(collection)/\(id) does not exist")
-            }
-            guard row.state == .conflicted else {
-                throw OfflineStoreError(.notConflicted, "\(collection)/\(id) is not conflicted (it is \(row.state.rawValue))")
-            }
-            if case .preserve = resolution { return }
-            try ConflictWrites.apply(resolution, to: row, validatingWith: try descriptor(of: collection), in: db,
-                                     now: configuration.now())
-        }
+        try editEngine.resolve(collection, id: id, with: resolution)
     }
 }
 
@@ -94,12 +64,7 @@ extension ObjectStore {
     ///
     /// - Throws: a storage error.
     public func failedEntries(collection: String? = nil) throws -> [QueueEntry] {
-        try read("reading failed entries") { db in
-            if let collection {
-                return try QueueTable.fetch(db, where: "state = 'failed' AND collection = ?", arguments: [collection])
-            }
-            return try QueueTable.fetch(db, where: "state = 'failed'")
-        }
+        try local.read("reading failed entries") { db in try QueueTable.entries(db, .failed(collection: collection)) }
     }
 
     /// Sends a rejected edit again with the next flush.
@@ -139,10 +104,7 @@ extension ObjectStore {
     ///   (no failed entry, something in flight, or an action not allowed for the entry's
     ///   kind — see ``FailedEntryAction/allowed(for:)``).
     public func perform(_ action: FailedEntryAction, on collection: String, id: String) throws {
-        _ = try descriptor(of: collection)
-        try write("\(action.rawValue) of \(collection)/\(id)") { db in
-            try FailedEntryActions.perform(action, collection: collection, id: id, in: db)
-        }
+        try editEngine.act(action, on: collection, id: id)
     }
 
     /// Queue entries that wait behind a failed entry or a conflict of the same object
@@ -150,8 +112,6 @@ extension ObjectStore {
     ///
     /// - Throws: a storage error.
     public func heldBackEntries() throws -> [QueueEntry] {
-        try read("reading held-back entries") { db in
-            try QueueTable.heldBack(db)
-        }
+        try local.read("reading held-back entries") { db in try QueueTable.entries(db, .heldBack) }
     }
 }

@@ -11,24 +11,24 @@ extension ObjectCollection {
 
     /// Whether the object is pinned.
     public func isPinned(_ id: String) throws -> Bool {
-        try store.read("reading \(name)/\(id)") { db in
-            try KeyedRows.isPinned(db, collection: name, id: id)
+        try store.local.read("reading \(name)/\(id)") { db in
+            try ObjectKeyedTables.isPinned(db, collection: name, id: id)
         }
     }
 
     /// Records that the objects were used now, so eviction removes them last.
     public func touch(_ ids: [String]) throws {
         _ = try descriptor()
-        try store.write("recording use of \(name)") { db in try store.local.recordUse(db, collection: name, ids: ids) }
+        try store.local.write("recording use of \(name)") { db in try store.local.recordUse(db, collection: name, ids: ids) }
     }
 
     private func setPinned(_ id: String, _ pinned: Bool) throws {
         _ = try descriptor()
-        try store.write("pinning \(name)/\(id)") { db in
+        try store.local.write("pinning \(name)/\(id)") { db in
             guard try ObjectRow.fetch(db, collection: name, id: id) != nil else {
                 throw OfflineStoreError(.notFound, "\(name)/\(id) is not in the store")
             }
-            try KeyedRows.setPinned(db, collection: name, id: id, pinned)
+            try ObjectKeyedTables.setPinned(db, collection: name, id: id, pinned)
         }
     }
 }

@@ -70,6 +70,14 @@ public struct CollectionDescriptor: Sendable {
     /// Whether the collection has a fixed schema.
     public var hasFixedSchema: Bool { fields != nil }
 
+    /// This descriptor at `version`, with the steps that lead there (a model's collection).
+    func evolving(to version: Int, _ steps: [ModelMigration]) -> CollectionDescriptor {
+        var copy = self
+        copy.schemaVersion = version
+        copy.migrations = steps
+        return copy
+    }
+
     /// The migration steps in the order they run.
     var migrationChain: MigrationChain { MigrationChain(version: schemaVersion, migrations: migrations) }
 

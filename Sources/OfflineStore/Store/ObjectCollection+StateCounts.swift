@@ -14,6 +14,6 @@ extension ObjectCollection {
     /// - Throws: ``OfflineStoreError/Code/unknownCollection``; a storage error.
     public func stateCounts() throws -> [SyncState: Int] {
         _ = try descriptor()
-        return try store.read("counting \(name) by state") { db in try ObjectRow.stateCounts(db, in: name) }
+        return try store.local.read("counting \(name) by state") { db in try ObjectRow.stateCounts(db, in: name) }
     }
 }

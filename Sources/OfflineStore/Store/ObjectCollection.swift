@@ -26,7 +26,7 @@ public struct ObjectCollection: Sendable {
     /// The object with all its copies and its sync state, or nil (a local delete is returned).
     public func object(_ id: String) throws -> StoredObject? {
         _ = try descriptor()
-        return try store.read("reading \(name)/\(id)") { db in
+        return try store.local.read("reading \(name)/\(id)") { db in
             try ObjectRow.fetch(db, collection: name, id: id)?.publicObject
         }
     }
@@ -56,7 +56,7 @@ public struct ObjectCollection: Sendable {
     public func objects(where condition: Condition? = nil, state: SyncState? = nil, orderBy: [SortKey] = [],
                         limit: Int? = nil, offset: Int = 0) throws -> [StoredObject] {
         let query = try selectQuery(where: condition, state: state, orderBy: orderBy, limit: limit, offset: offset)
-        return try store.read("querying \(name)") { db in try query.rows(db).map(\.publicObject) }
+        return try store.local.read("querying \(name)") { db in try query.rows(db).map(\.publicObject) }
     }
 
     /// The query that ``objects(where:state:orderBy:limit:offset:)`` runs.
@@ -68,19 +68,19 @@ public struct ObjectCollection: Sendable {
     /// How many objects match the condition (locally deleted ones excluded).
     public func count(where condition: Condition? = nil) throws -> Int {
         let query = try ObjectQuery.count(try descriptor(), where: condition)
-        return try store.read("counting \(name)") { db in try query.number(db) }
+        return try store.local.read("counting \(name)") { db in try query.number(db) }
     }
 
     /// Whether the collection has edits the server has not confirmed.
     public func isChanged() throws -> Bool {
-        try store.read("reading \(name)") { db in
+        try store.local.read("reading \(name)") { db in
             try QueueTable.hasEntries(db, collection: name)
         }
     }
 
     /// Whether the object has edits the server has not confirmed.
     public func isChanged(_ id: String) throws -> Bool {
-        try store.read("reading \(name)/\(id)") { db in
+        try store.local.read("reading \(name)/\(id)") { db in
             try QueueTable.hasEntries(db, collection: name, id: id)
         }
     }
@@ -95,13 +95,13 @@ public struct ObjectCollection: Sendable {
     ///   `schemaViolation`, `offline` (under `updateIfOnline`), or a sync error in immediate mode.
     @discardableResult
     public func create(_ object: JSONValue, policy: UpdatePolicy? = nil) async throws -> JSONValue {
-        try await store.perform(.create(object), in: name, policy: policy) ?? object
+        try await store.editEngine.edit(.create(object), in: name, policy: policy) ?? object
     }
 
     /// Creates the object, or replaces it if it exists (OMC `save`).
     @discardableResult
     public func save(_ object: JSONValue, policy: UpdatePolicy? = nil) async throws -> JSONValue {
-        try await store.perform(.save(object), in: name, policy: policy) ?? object
+        try await store.editEngine.edit(.save(object), in: name, policy: policy) ?? object
     }
 
     /// Replaces an existing object's fields with `object`'s.
@@ -109,25 +109,25 @@ public struct ObjectCollection: Sendable {
     /// - Throws: ``OfflineStoreError/Code/notFound`` when the object does not exist.
     @discardableResult
     public func replace(_ id: String, with object: JSONValue, policy: UpdatePolicy? = nil) async throws -> JSONValue {
-        try await store.perform(.replace(id: id, with: object), in: name, policy: policy) ?? object
+        try await store.editEngine.edit(.replace(id: id, with: object), in: name, policy: policy) ?? object
     }
 
     /// Merges fields into an existing object; a `null` value removes the field.
     @discardableResult
     public func patch(_ id: String, _ fields: [String: JSONValue], policy: UpdatePolicy? = nil) async throws -> JSONValue {
-        try await store.perform(.patch(id: id, fields: fields), in: name, policy: policy) ?? .null
+        try await store.editEngine.edit(.patch(id: id, fields: fields), in: name, policy: policy) ?? .null
     }
 
     /// Deletes an object (locally a tombstone until the server has the delete).
     public func destroy(_ id: String, policy: UpdatePolicy? = nil) async throws {
-        _ = try await store.perform(.destroy(id: id), in: name, policy: policy)
+        _ = try await store.editEngine.edit(.destroy(id: id), in: name, policy: policy)
     }
 
     /// Deletes every object matching the condition in one transaction; returns how many.
     @discardableResult
     public func destroyAll(where condition: Condition? = nil, policy: UpdatePolicy? = nil) async throws -> Int {
         let ids = try objects(where: condition).map(\.id)
-        try await store.transaction(policy: policy) { tx in
+        try await store.editEngine.transaction(policy: policy) { tx in
             for id in ids { try tx.destroy(id, in: name) }
         }
         return ids.count

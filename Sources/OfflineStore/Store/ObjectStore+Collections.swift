@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 extension ObjectStore {
     /// Registers a collection, or updates its policies if it exists with the same schema.
@@ -11,70 +10,25 @@ extension ObjectStore {
     /// in sync: local copies the new scope does not hold are removed now (unless they have
     /// pending edits or a conflict; observers see them go with reason `leftScope`), and the
     /// next refresh pulls, once, the records the new scope adds (Docs/Policies.md, "Sync scopes").
-    /// Registering it at a higher ``CollectionDescriptor/schemaVersion`` than the store holds
-    /// migrates every stored copy and queued payload with its ``CollectionDescriptor/migrations``,
-    /// in the registering transaction (Docs/Models.md, "Evolving a model").
+    /// A higher ``CollectionDescriptor/schemaVersion`` than the store's migrates every stored copy (Docs/Models.md).
     /// - Throws: ``OfflineStoreError`` `invalidFieldPath` for a bad field declaration,
     ///   `collectionExists` when the collection exists with different fields, `corrupted` when
-    ///   its stored definition cannot be read, `configuration` for a migration outside
-    ///   2…`schemaVersion`, `modelTooNew` when the store holds a higher schema version.
+    ///   its stored definition cannot be read, `modelTooNew` when the store holds a higher schema version.
     public func register(_ descriptor: CollectionDescriptor) throws {
-        try descriptor.validateDefinition()
-        try checkBlobSupport(descriptor)
-        let reasons = ChangeReasons()
-        try local.write("registering collection \(descriptor.name)", origin: .server, reasons: reasons) { db in
-            let stored = try CollectionsTable.save(descriptor, in: db, statements: writerStatements)
-            // A newer schema version migrates the stored copies here, in this transaction; an older one is refused.
-            try CollectionVersions.register(descriptor, existed: stored != nil, in: db)
-            // A changed sync scope: catch up on the next refresh, drop what it no longer holds.
-            let newScope = StoredDescriptor(descriptor).syncScope
-            if let stored, stored.syncScope != newScope {
-                try ScopeChange.apply(from: stored.syncScope, to: newScope, collection: descriptor.name, in: db, reasons: reasons)
-            }
-        }
-        registry.set(descriptor)
+        try syncEngine.register(descriptor)
     }
 
     /// Every registered collection, sorted by name.
     public func collections() -> [CollectionDescriptor] {
-        registry.all
+        local.collections.all
     }
 
     /// The descriptor of a registered collection.
     ///
     /// - Throws: ``OfflineStoreError/Code/unknownCollection``.
     public func descriptor(of name: String) throws -> CollectionDescriptor {
-        try registry.descriptor(of: name)
+        try local.collections.descriptor(of: name)
     }
-
-    /// The update policy in force for a collection, given an optional per-call override.
-    func effectiveUpdatePolicy(_ collection: CollectionDescriptor, override: UpdatePolicy?) -> UpdatePolicy {
-        override ?? collection.updatePolicy ?? configuration.updatePolicy
-    }
-}
-
-/// The SQLite index on a declared field, and the expression queries must repeat to use it.
-enum FieldIndex {
-    /// The indexed expression; `name` is a declared field name (letters, digits, `_` only).
-    static func expression(for name: String) -> String {
-        precondition(FieldSchema.isValidName(name))
-        return "json_extract(doc, '$.\(name)')"
-    }
-
-    /// The index's name, quoted for SQL; `name` is a declared field name.
-    static func quotedName(for name: String) -> String {
-        precondition(FieldSchema.isValidName(name))
-        return "\"objects_field_\(name)\""
-    }
-
-    static func createSQL(for name: String) -> String {
-        "CREATE INDEX IF NOT EXISTS \(quotedName(for: name)) ON objects(collection, \(expression(for: name)))"
-    }
-}
-
-extension ObjectStore {
-    /// The prefix that keeps app metadata apart from the engine's own keys in the `meta` table.
-    static let appMetadataPrefix = "app:"
 
     /// Stores a small piece of app metadata in the store file, or removes it (`nil`).
     ///
@@ -93,9 +47,7 @@ extension ObjectStore {
     /// - Throws: ``OfflineStoreError`` `invalidOperation` for an empty or too long key,
     ///   or a storage error.
     public func setMetadata(_ value: String?, forKey key: String) throws {
-        try Self.checkMetadataKey(key)
-        let stored = Self.appMetadataPrefix + key
-        try write("saving metadata \(key)") { db in try MetaTable.setValue(value, forKey: stored, in: db) }
+        try MetaTable.setAppValue(value, forKey: key, in: local)
     }
 
     /// The app metadata stored under `key` with ``setMetadata(_:forKey:)``, or nil.
@@ -103,20 +55,9 @@ extension ObjectStore {
     /// - Throws: ``OfflineStoreError`` `invalidOperation` for an empty or too long key,
     ///   or a storage error.
     public func metadata(forKey key: String) throws -> String? {
-        try Self.checkMetadataKey(key)
-        return try read("reading metadata \(key)") { db in
-            try MetaTable.value(forKey: Self.appMetadataPrefix + key, in: db)
-        }
+        try MetaTable.appValue(forKey: key, in: local)
     }
 
-    private static func checkMetadataKey(_ key: String) throws {
-        guard !key.isEmpty, key.utf8.count <= 256 else {
-            throw OfflineStoreError(.invalidOperation, "a metadata key must be 1–256 bytes")
-        }
-    }
-}
-
-extension ObjectStore {
     /// Registers the collection of a model type, with the same options as ``CollectionDescriptor``.
     ///
     /// ```swift
@@ -130,22 +71,12 @@ extension ObjectStore {
     /// - Throws: ``OfflineStoreError`` `collectionExists` when the name is registered with
     ///   another definition, `invalidOperation` or `invalidFieldPath` for a bad definition,
     ///   `configuration` when the model's field names cannot be read from its `Codable`
-    ///   implementation (the message names the field and what to change) or a migration
-    ///   leads outside 2…``SyncModel/schemaVersion``, `modelTooNew` when the store holds a
-    ///   higher schema version (a newer release migrated it; nothing is changed).
-    public func register<M: SyncModel>(
-        _ type: M.Type,
-        fields: [FieldSchema]? = nil,
-        localOnly: Bool = false,
-        updatePolicy: UpdatePolicy? = nil,
-        conflictPolicy: ConflictPolicy = .preserveConflict
-    ) throws {
+    ///   implementation (the message names the field and what to change) or its migrations, `modelTooNew` (see above).
+    public func register<M: SyncModel>(_ type: M.Type, fields: [FieldSchema]? = nil, localOnly: Bool = false,
+                                       updatePolicy: UpdatePolicy? = nil, conflictPolicy: ConflictPolicy = .preserveConflict) throws {
         try ModelFields.check(M.self)
-        var descriptor = CollectionDescriptor(M.collectionName, fields: fields, localOnly: localOnly,
-                                              updatePolicy: updatePolicy, conflictPolicy: conflictPolicy)
-        descriptor.schemaVersion = M.schemaVersion
-        descriptor.migrations = M.migrations
-        try register(descriptor)
+        try register(CollectionDescriptor(M.collectionName, fields: fields, localOnly: localOnly, updatePolicy: updatePolicy,
+                                          conflictPolicy: conflictPolicy).evolving(to: M.schemaVersion, M.migrations))
     }
 
     /// The typed handle on a model's collection (register it first).
@@ -157,9 +88,7 @@ extension ObjectStore {
     public func collection<M: SyncModel>(_ type: M.Type) -> ModelCollection<M> {
         ModelCollection(store: self)
     }
-}
 
-extension ObjectStore {
     /// Runs a query on the server and pulls the matching objects into the local store
     /// (RhoConnect `search`), page by page with progress.
     ///
@@ -182,12 +111,6 @@ extension ObjectStore {
     @discardableResult
     public func search(_ collection: String, query: ServerQuery, syncChanges: Bool = false,
                        progress: (@Sendable (SearchProgress) -> Void)? = nil) async throws -> SearchResult {
-        let descriptor = try descriptor(of: collection)
-        guard !descriptor.isLocalOnly else {
-            throw OfflineStoreError(.invalidOperation, "\(collection) is local-only: it has no server to search")
-        }
-        try query.validate()
-        if syncChanges { try await flush() }
-        return try await fetchingEngine(collection).pullMatching(query, into: descriptor, progress: progress)
+        try await syncEngine.search(collection, query: query, flushingFirst: syncChanges, progress: progress)
     }
 }

@@ -1,5 +1,3 @@
-import GRDB
-
 /// The resets, from the smallest to the largest (see Docs/Auth.md, "Resets"):
 ///
 /// | | ``ObjectStore/resetSyncState(keepingPendingEdits:)`` | ``ObjectStore/resyncFromServer(keepingPendingEdits:)`` | ``ObjectStore/resetAll()`` |
@@ -28,15 +26,7 @@ extension ObjectStore {
     /// ```
     /// - Throws: a storage error; nothing changes then.
     public func resetSyncState(keepingPendingEdits: Bool = true) async throws {
-        let synced = collections().filter { !$0.isLocalOnly }.map(\.name)
-        try await withSyncLock {
-            try write("resetting the sync state") { db in
-                for name in synced { try ObjectRow.dropCollection(db, name, keepingPendingEdits: keepingPendingEdits) }
-                try KeyedRows.removeOrphans(db)
-                try MetaTable.setValue(nil, forKey: MetaTable.lastSyncKey, in: db)
-            }
-        }
-        _ = try? local.sweepBlobs()
+        try await syncEngine.resetSyncState(keepingPendingEdits: keepingPendingEdits)
     }
 
     /// Earlier name of ``resetSyncState(keepingPendingEdits:)``.
@@ -53,16 +43,7 @@ extension ObjectStore {
     ///
     /// - Throws: a storage error; nothing changes then.
     public func resetAll() async throws {
-        try await withSyncLock {
-            try write("resetting the store") { db in
-                try ObjectRow.deleteAll(db)
-                try KeyedRows.removeOrphans(db)
-                try LateWriteTable.removeAll(in: db)
-                try CollectionsTable.clearCursors(in: db)
-                try MetaTable.setValue(nil, forKey: MetaTable.lastSyncKey, in: db)
-            }
-        }
-        _ = try? local.sweepBlobs()
+        try await syncEngine.resetAll()
     }
 }
 
@@ -82,9 +63,7 @@ extension ObjectStore {
     ///   dropped; the next refresh reads everything); a storage error (nothing changed).
     @discardableResult
     public func resyncFromServer(keepingPendingEdits: Bool = true) async throws -> SyncReport {
-        try await requireServerData()
-        try await resetSyncState(keepingPendingEdits: keepingPendingEdits)
-        return try await refresh(full: true)
+        try await syncEngine.resyncFromServer(keepingPendingEdits: keepingPendingEdits)
     }
 
     /// Earlier name of ``resyncFromServer(keepingPendingEdits:)``.
@@ -100,33 +79,6 @@ extension ObjectStore {
     /// - Throws: ``OfflineStoreError`` `unknownCollection`, `invalidOperation` for a
     ///   local-only collection, a storage error (nothing changed).
     public func resetCollection(_ name: String, keepingPendingEdits: Bool = true) async throws {
-        guard !(try descriptor(of: name)).isLocalOnly else {
-            throw OfflineStoreError(.invalidOperation, "\(name) is local-only: it has no server data to reset")
-        }
-        try await withSyncLock {
-            try write("resetting \(name)") { db in
-                try ObjectRow.dropCollection(db, name, keepingPendingEdits: keepingPendingEdits)
-                try KeyedRows.removeOrphans(db)
-            }
-        }
-        _ = try? local.sweepBlobs()
-    }
-
-    /// Before a client reset drops anything: every synced collection where this store holds
-    /// objects the server had must still have records on the server.
-    ///
-    /// - Throws: ``OfflineStoreError/Code/serverLostData`` (nothing dropped), or the pull's error.
-    private func requireServerData() async throws {
-        let engine = try requireEngine("reset against")
-        let backend = engine.backend
-        for collection in collections() where !collection.isLocalOnly {
-            do {
-                try await backend.prepare(collection: collection.name)
-                let first = try await backend.pull(collection: collection.name, since: nil, continuing: nil)
-                if first.changes.isEmpty, first.next == nil { try engine.checkServerKeptData(of: collection.name) }
-            } catch {
-                throw OfflineStoreError.sync(error)
-            }
-        }
+        try await syncEngine.resetCollection(name, keepingPendingEdits: keepingPendingEdits)
     }
 }

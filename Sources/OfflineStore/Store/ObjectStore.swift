@@ -1,6 +1,4 @@
 import Foundation
-import GRDB
-import Logging
 
 /// An offline-first object store in one SQLite file: objects with a persistent (server)
 /// and a local copy, and a durable queue of pending operations.
@@ -27,16 +25,14 @@ public final class ObjectStore: Sendable {
 
     /// The database and its transactions: the one owner of SQL.
     let local: LocalStore
-    /// Flush, refresh, conflict settlement, re-keying and blob transfer; nil without a backend.
-    let engine: SyncEngine?
-    /// The registered collections.
-    let registry: CollectionRegistry
+    /// The app's edits: checks, the object row and queue entry, coalescing, immediate mode.
+    let editEngine: EditEngine
+    /// Flush, refresh, sync, fetch, resets and sync scopes, under the store file's sync lock.
+    let syncEngine: SyncEngine
     /// Whether the app forced the store offline.
     let connectivity: Connectivity
-    /// One sync at a time per store file: this process's tasks and other processes.
-    let syncLock: SyncLock
-    /// Observers (object changes, sync events, value observations) and deferred retries.
-    let runtime: StoreRuntime
+    /// Observers of object changes, sync events, commits and value observations.
+    let observers: StoreObservers
 
     /// Opens (or creates) the store at `path`, migrating its schema.
     ///
@@ -51,105 +47,6 @@ public final class ObjectStore: Sendable {
         try self.init(opening: .file(path), configuration: configuration, backend: backend)
     }
 
-    /// Opens the store at `location`, migrates its schema and composes its parts.
-    init(opening location: StoreLocation, configuration: Configuration, backend: (any Backend)?) throws {
-        self.path = location.path
-        self.isInMemory = location.isInMemory
-        self.configuration = configuration
-        self.backend = backend
-        let registry = CollectionRegistry(), runtime = StoreRuntime()
-        self.registry = registry
-        self.runtime = runtime
-        let syncLock = SyncLock(storePath: location.isInMemory ? nil : location.path), connectivity = Connectivity()
-        self.syncLock = syncLock
-        self.connectivity = connectivity
-        let local = try LocalStore(opening: location, configuration: configuration, collections: registry, runtime: runtime)
-        self.local = local
-        try CollectionsTable.load(into: registry, from: local)
-        engine = backend.map { backend in
-            SyncEngine(local: local, backend: backend, configuration: configuration, runtime: runtime,
-                       lock: syncLock, connectivity: connectivity)
-        }
-    }
-
-    /// Closes the store; later calls fail with ``OfflineStoreError/Code/closed``.
-    ///
-    /// - Throws: ``OfflineStoreError`` when SQLite cannot close cleanly.
-    public func close() throws {
-        runtime.events.finish()
-        runtime.changes.finish()
-        defer { removeTemporaryBlobs() }
-        try local.close()
-    }
-
-    deinit { removeTemporaryBlobs() }
-
-    /// An in-memory store's blob files go with it; a file store's stay.
-    private func removeTemporaryBlobs() {
-        if isInMemory { try? FileManager.default.removeItem(at: local.location.blobDirectory) }
-    }
-
-    /// Forces the store offline (true) or lets it try the network again (false).
-    ///
-    /// While forced offline, immediate writes queue (or fail under `updateIfOnline`)
-    /// without trying the network, and `flush` reports the server unreachable.
-    public func setOffline(_ offline: Bool) {
-        connectivity.setForcedOffline(offline)
-    }
-
-    /// Whether the store was forced offline with ``setOffline(_:)``.
-    public var isForcedOffline: Bool { connectivity.isForcedOffline }
-
-    /// A handle on a registered collection.
-    public func collection(_ name: String) -> ObjectCollection {
-        ObjectCollection(store: self, name: name)
-    }
-
-    // MARK: - The local store, for the facade's own reads and writes
-
-    /// The database writer (observations read through it).
-    var pool: any DatabaseWriter { local.writer }
-
-    /// A write transaction of the app (its changes are published as `local`).
-    func write<T>(_ action: String, _ body: (Database) throws -> T) throws -> T {
-        try local.write(action, body)
-    }
-
-    /// A write of one app edit on the writer's prepared statements (``LocalStore/writeEdit(_:_:)``).
-    func writeEdit<T>(_ action: String, _ body: (Database) throws -> T) throws -> T {
-        try local.writeEdit(action, body)
-    }
-
-    func read<T>(_ action: String, _ body: (Database) throws -> T) throws -> T {
-        try local.read(action, body)
-    }
-
-    /// The sync engine, or `configuration` when the store has no backend.
-    func requireEngine(_ purpose: String) throws -> SyncEngine {
-        guard let engine else { throw OfflineStoreError(.configuration, "the store has no backend to \(purpose)") }
-        return engine
-    }
-
-    /// The sync engine for fetching `collection` from the server, or `offline` when the store has none.
-    func fetchingEngine(_ collection: String) throws -> SyncEngine {
-        guard let engine else { throw OfflineStoreError(.offline, "the store has no backend to fetch \(collection) from") }
-        return engine
-    }
-
-    /// The local edit path's prepared statements.
-    var writerStatements: WriterStatements { local.writerStatements }
-}
-
-/// Whether the app forced the store offline (``ObjectStore/setOffline(_:)``).
-final class Connectivity: Sendable {
-    private let forced = Locked(false)
-
-    var isForcedOffline: Bool { forced.withLock { $0 } }
-
-    func setForcedOffline(_ offline: Bool) { forced.withLock { $0 = offline } }
-}
-
-extension ObjectStore {
     /// Opens a store that lives in memory only: for SwiftUI previews, unit tests, or data
     /// that must not outlive the process.
     ///
@@ -173,5 +70,46 @@ extension ObjectStore {
     public static func inMemory(configuration: Configuration = Configuration(),
                                 backend: (any Backend)? = nil) throws -> ObjectStore {
         try ObjectStore(opening: .inMemory(), configuration: configuration, backend: backend)
+    }
+
+    /// Opens the store at `location`, migrates its schema and composes its parts.
+    init(opening location: StoreLocation, configuration: Configuration, backend: (any Backend)?) throws {
+        self.path = location.path
+        self.isInMemory = location.isInMemory
+        self.configuration = configuration
+        self.backend = backend
+        let registry = CollectionRegistry(), observers = StoreObservers(), connectivity = Connectivity()
+        self.observers = observers
+        self.connectivity = connectivity
+        let local = try LocalStore(opening: location, configuration: configuration, collections: registry, observers: observers)
+        self.local = local
+        try CollectionsTable.load(into: registry, from: local)
+        syncEngine = SyncEngine(local: local, server: backend, configuration: configuration, observers: observers,
+                                lock: SyncLock(storePath: location.isInMemory ? nil : location.path), connectivity: connectivity)
+        editEngine = EditEngine(local: local, sync: syncEngine, configuration: configuration, connectivity: connectivity)
+    }
+
+    /// Closes the store; later calls fail with ``OfflineStoreError/Code/closed``.
+    ///
+    /// - Throws: ``OfflineStoreError`` when SQLite cannot close cleanly.
+    public func close() throws {
+        observers.finishStreams()
+        try local.close()
+    }
+
+    /// Forces the store offline (true) or lets it try the network again (false).
+    ///
+    /// While forced offline, immediate writes queue (or fail under `updateIfOnline`)
+    /// without trying the network, and `flush` reports the server unreachable.
+    public func setOffline(_ offline: Bool) {
+        connectivity.setForcedOffline(offline)
+    }
+
+    /// Whether the store was forced offline with ``setOffline(_:)``.
+    public var isForcedOffline: Bool { connectivity.isForcedOffline }
+
+    /// A handle on a registered collection.
+    public func collection(_ name: String) -> ObjectCollection {
+        ObjectCollection(store: self, name: name)
     }
 }

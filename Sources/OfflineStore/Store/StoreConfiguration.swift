@@ -49,23 +49,16 @@ extension ObjectStore {
         /// ``OfflineStoreError/Code/storage``, or `notADatabase` when the key is wrong.
         public var prepareDatabase: (@Sendable (Database) throws -> Void)?
         /// The data protection class of the store file, its `-wal` and `-shm` companions and
-        /// its blob directory, set when the store opens. Applied on iOS, tvOS, watchOS and
-        /// visionOS; macOS and Linux have no per-file protection classes, so it is ignored
-        /// there (an app sets it without `#if`). Default: nil, the app container's default
-        /// class (`completeUntilFirstUserAuthentication` unless the app's entitlements say
-        /// otherwise).
-        ///
-        /// `.complete` makes the files unreadable while the device is locked: a store opened
-        /// with it fails with ``OfflineStoreError/Code/storage`` on any access (including a
-        /// background sync) while locked. SQLite's shared-memory file must stay readable for
-        /// as long as the store is open, so prefer `.completeUntilFirstUserAuthentication`
-        /// for a store that syncs in the background. Ignored by an in-memory store.
+        /// its blob directory, set when the store opens, on iOS, tvOS, watchOS and visionOS
+        /// (ignored on macOS and Linux, which have none, and by an in-memory store). Default:
+        /// nil, the app container's default class. `.complete` fails every access while the
+        /// device is locked (``OfflineStoreError/Code/storage``), a background sync's too:
+        /// prefer `.completeUntilFirstUserAuthentication` (Docs/ApplePlatforms.md).
         public var fileProtection: FileProtection?
-        /// How often, while an observation runs, the store looks for writes that other
-        /// processes committed to its file (an app extension, a scheduled
-        /// `offline-store sync`), so observed queries see them too; nil: never (only this
-        /// process's writes are observed). Ignored by an in-memory store. Default: 250 ms. One `PRAGMA data_version` per
-        /// interval; nothing polls while no observation runs.
+        /// How often, while an observation runs, the store looks for writes that other processes committed
+        /// to its file (an app extension, a scheduled `offline-store sync`), so observed queries see them
+        /// too; nil: never (only this process's writes are observed). Ignored by an in-memory store.
+        /// Default: 250 ms. One `PRAGMA data_version` per interval; nothing polls while no observation runs.
         public var externalChangeInterval: Duration? = .milliseconds(250)
         /// How long a create whose answer never came (a timeout, a lost connection, a kill) is
         /// watched for a late delivery: a network can deliver the request after the store
@@ -81,9 +74,7 @@ extension ObjectStore {
         /// A configuration with every default.
         public init() {}
     }
-}
 
-extension ObjectStore {
     /// A data protection class for the store's files (Foundation's `FileProtectionType`),
     /// see ``Configuration/fileProtection``.
     public enum FileProtection: String, Sendable, Hashable, CaseIterable {

@@ -11,36 +11,24 @@ extension ObjectStore {
     ///
     /// iOS terminates a suspended app that holds a file lock in a shared App Group
     /// container (`0xdead10cc`), and the sync lock is one while a sync runs. Call it when
-    /// the app moves to the background, inside a background task so it can finish:
-    ///
-    /// ```swift
-    /// func sceneDidEnterBackground(_ scene: UIScene) {
-    ///     let task = UIApplication.shared.beginBackgroundTask()
-    ///     Task {
-    ///         await store.suspend()
-    ///         NotificationCenter.default.post(name: ObjectStore.databaseSuspendNotification, object: nil)
-    ///         UIApplication.shared.endBackgroundTask(task)
-    ///     }
-    /// }
-    /// ```
-    ///
-    /// The store's database connections observe GRDB's suspension notifications
-    /// (``databaseSuspendNotification``): posting it, as above, keeps them from taking
-    /// SQLite locks while suspended (an edit then fails with `storage`). It suspends every
-    /// GRDB database of the process that observes it, so the app posts it, not the store.
+    /// the app moves to the background, inside a background task so it can finish, then
+    /// post ``databaseSuspendNotification`` so the store's database connections take no
+    /// SQLite locks while suspended (an edit then fails with `storage`); the app posts it,
+    /// not the store, because it suspends every GRDB database of the process that observes
+    /// it. Docs/ApplePlatforms.md shows the scene delegate's code for both directions.
     /// A run stopped by the suspension throws ``OfflineStoreError/Code/cancelled``.
     public func suspend() async {
-        await syncLock.suspend()
+        await syncEngine.lock.suspend()
     }
 
     /// Ends a suspension: runs waiting for it take the sync lock in turn. Post
     /// ``databaseResumeNotification`` too when the app posted the suspension one.
     public func resume() {
-        syncLock.resume()
+        syncEngine.lock.resume()
     }
 
     /// Whether the store is suspended (``suspend()``).
-    public var isSuspended: Bool { syncLock.suspension.isSuspended }
+    public var isSuspended: Bool { syncEngine.lock.suspension.isSuspended }
 
     /// GRDB's `Database.suspendNotification`, which the store's database connections
     /// observe: posting it makes every observing GRDB database of the process release its
@@ -51,23 +39,14 @@ extension ObjectStore {
     public static var databaseResumeNotification: Notification.Name { Database.resumeNotification }
 
     /// Flushes and refreshes like ``sync()``, stopping at a safe point before `budget` runs
-    /// out: for a `BGAppRefreshTask` (about 30 seconds) or a scheduled job with a time limit.
+    /// out: for a `BGAppRefreshTask` (about 30 seconds) or a scheduled job with a time limit
+    /// (Docs/ApplePlatforms.md shows a background task that resumes, syncs and suspends).
     ///
     /// At every safe point (before a batch is sent, a page is fetched, a blob is uploaded)
     /// the run goes on only if a step as long as its longest so far still ends before the
     /// budget, with a reserve of a tenth of it (at most two seconds). Waiting for another
     /// process's sync counts too: the run gives up waiting when the budget is spent.
     /// What was done stays done; the rest waits for the next run.
-    ///
-    /// ```swift
-    /// BGTaskScheduler.shared.register(forTaskWithIdentifier: "app.sync", using: nil) { task in
-    ///     let run = Task {
-    ///         let result = try? await store.sync(within: .seconds(25))
-    ///         task.setTaskCompleted(success: result != nil)
-    ///     }
-    ///     task.expirationHandler = { run.cancel() }
-    /// }
-    /// ```
     ///
     /// - Parameters:
     ///   - budget: the longest the run may take.
@@ -77,26 +56,7 @@ extension ObjectStore {
     ///   cancelled, suspended), with what was done in its ``OfflineStoreError/report``.
     public func sync<C: Clock & Sendable>(within budget: Duration, clock: C) async throws -> BudgetedSyncReport
     where C.Duration == Duration {
-        let start = clock.now
-        let watch = SyncBudgetWatch(budget: SyncBudget(budget), elapsed: { start.duration(to: clock.now) })
-        let work = Task { try await SyncBudgetWatch.$current.withValue(watch) { try await self.sync() } }
-        // At the end of the budget, a run still waiting (for another process's sync) or
-        // still in a step is cancelled: it stops at its next safe point.
-        let watchdog = Task {
-            guard (try? await clock.sleep(until: start.advanced(by: budget), tolerance: nil)) != nil else { return }
-            watch.expire()
-            work.cancel()
-        }
-        let result = await withTaskCancellationHandler { await work.result } onCancel: { work.cancel() }
-        watchdog.cancel()
-        switch result {
-        case .success(let report):
-            return BudgetedSyncReport(report: report, stoppedAtBudget: false)
-        case .failure(let error as OfflineStoreError) where error.code == .cancelled && watch.stopped && !Task.isCancelled:
-            return BudgetedSyncReport(report: try error.report ?? local.leftReport(), stoppedAtBudget: true)
-        case .failure(let error):
-            throw error
-        }
+        try await syncEngine.sync(within: budget, clock: clock)
     }
 
     /// ``sync(within:clock:)`` on the continuous clock.

@@ -1,7 +1,6 @@
 import Foundation
-import GRDB
 
-/// Flush, refresh and sync: the facade over the ``SyncEngine``.
+/// Flush, refresh and sync: the facade over the ``SyncEngine`` (``SyncEngine+Runs``).
 extension ObjectStore {
     /// Pushes the pending queue to the server in FIFO order, batching where the backend allows.
     ///
@@ -17,17 +16,7 @@ extension ObjectStore {
     ///   without a backend.
     @discardableResult
     public func flush() async throws -> SyncReport {
-        try await flush(honouringRetryDelays: Self.insideAutoSyncAction)
-    }
-
-    /// A flush that skips entries whose retry delay has not come when `honouringRetryDelays` (AutoSync).
-    func flush(honouringRetryDelays: Bool) async throws -> SyncReport {
-        try await observed(.flush, honouringRetryDelays: honouringRetryDelays) { run in
-            let engine = try requireEngine("flush to")
-            let (report, stop) = try await engine.withSyncLock { try await engine.runFlush(run) }
-            if let stop { throw stop.stoppingRun(after: report) }
-            return report
-        }
+        try await syncEngine.flush(honouringRetryDelays: SyncContext.insideAutoSyncAction)
     }
 
     /// Pulls the server's changes of every synced collection (or the named ones) since
@@ -45,13 +34,7 @@ extension ObjectStore {
     /// - Throws: ``OfflineStoreError`` when the run stopped early, with what was applied (it stays applied) in its ``OfflineStoreError/report``.
     @discardableResult
     public func refresh(collections: [String]? = nil, full: Bool = false) async throws -> SyncReport {
-        try await observed(.refresh, honouringRetryDelays: false) { run in
-            let engine = try requireEngine("refresh from")
-            let (report, stop) = try await engine.withSyncLock { try await engine.runRefresh(collections: collections, full: full, run) }
-            if let stop { throw stop.stoppingRun(after: report) }
-            try engine.markSynced()
-            return report
-        }
+        try await syncEngine.refresh(collections: collections, full: full)
     }
 
     /// Flushes the queue, then refreshes (SAP flushAndRefresh), with one report.
@@ -59,49 +42,12 @@ extension ObjectStore {
     /// - Throws: ``OfflineStoreError`` when either step stopped early, with what was done in its ``OfflineStoreError/report``.
     @discardableResult
     public func sync() async throws -> SyncReport {
-        try await sync(honouringRetryDelays: Self.insideAutoSyncAction)
-    }
-
-    /// A sync whose flush skips entries whose retry delay has not come when `honouringRetryDelays` (AutoSync).
-    func sync(honouringRetryDelays: Bool) async throws -> SyncReport {
-        try await observed(.sync, honouringRetryDelays: honouringRetryDelays) { run in
-            let engine = try requireEngine("sync with")
-            var report = SyncReport()
-            let stop: OfflineStoreError? = try await engine.withSyncLock {
-                let (pushed, flushStop) = try await engine.runFlush(run)
-                report.absorb(pushed)
-                if let flushStop { return flushStop }
-                let (pulled, refreshStop) = try await engine.runRefresh(collections: nil, full: false, run)
-                report.absorb(pulled)
-                return refreshStop
-            }
-            if let stop { throw stop.stoppingRun(after: report) }
-            try engine.markSynced()
-            return report
-        }
-    }
-
-    /// Runs a public flush/refresh/sync body with its `started` / `finished` / `error`
-    /// events (also when the store has no backend: the run then ends with its error) and
-    /// the run's progress counter.
-    private func observed(_ operation: SyncOperation, honouringRetryDelays: Bool,
-                          _ body: (SyncRun) async throws -> SyncReport) async throws -> SyncReport {
-        runtime.events.send(.started(operation))
-        do {
-            let report = try await body(SyncRun(progress: ProgressCounter(), honoursRetryDelays: honouringRetryDelays))
-            runtime.events.send(.finished(operation, report))
-            return report
-        } catch {
-            runtime.events.send(.error(operation, OfflineStoreError.sync(error)))
-            throw error
-        }
+        try await syncEngine.sync(honouringRetryDelays: SyncContext.insideAutoSyncAction)
     }
 
     /// When the last flush-and-refresh or refresh completed, or nil if never.
     public func lastSync() throws -> Date? {
-        try read("reading the last sync time") { db in
-            try MetaTable.value(forKey: MetaTable.lastSyncKey, in: db).flatMap(Double.init).map(Date.init(timeIntervalSince1970:))
-        }
+        try syncEngine.lastSync()
     }
 
     /// Whether a flush, refresh, sync or reset of this store file runs now, in this process
@@ -110,31 +56,12 @@ extension ObjectStore {
     ///
     /// A snapshot: it may change right after it is read. Only one process syncs a store
     /// file at a time; the others wait their turn (see Docs/Architecture.md, "Many processes").
-    public var isSyncing: Bool { syncLock.isHeld }
-
-    /// Runs a reset holding the sync lock (``SyncLock``). Cancelled while waiting for
-    /// another process's run, it throws `cancelled` with what is left.
-    func withSyncLock<T: Sendable>(_ body: () async throws -> T) async throws -> T {
-        try await syncLock.withLock(whenCancelledWaiting: { (try? local.leftReport()) ?? SyncReport() }, body)
-    }
+    public var isSyncing: Bool { syncEngine.lock.isHeld }
 
     /// The id the server assigned to an object created under `id`, or `id` itself when it was never re-keyed.
     ///
     /// - Throws: storage errors (``OfflineStoreError``).
     public func serverID(for id: String, in collection: String) throws -> String {
-        try read("reading id aliases") { db in try KeyedRows.serverID(db, for: id, in: collection) ?? id }
-    }
-}
-
-extension LocalStore {
-    /// A report of what is left in the store: conflicts, failed, pending and held-back entries.
-    func leftReport() throws -> SyncReport {
-        var report = SyncReport()
-        let left = try read("counting what is left") { db in try QueueTable.leftCounts(db) }
-        report.conflicts = left.conflicts
-        report.failed = left.failed
-        report.pending = left.pending
-        report.heldBack = left.heldBack
-        return report
+        try local.read("reading id aliases") { db in try ObjectKeyedTables.serverID(db, for: id, in: collection) ?? id }
     }
 }

@@ -1,54 +1,51 @@
 import Foundation
-import GRDB
 import OfflineStore
 
-/// Notices every commit to the store file, by this process or any other, and counts them
-/// as a *generation* the page polls: when it moves, the page reloads what it shows.
+/// Follows the store's commits, by this process or any other, and counts them as a
+/// *generation* the page polls: when it moves, the page reloads what it shows.
 ///
-/// SQLite's `PRAGMA data_version` on a connection of its own changes whenever another
-/// connection (the store's writer, another process) commits. The watcher reads it every
-/// ``interval``; it never writes and runs no SQL that the page sends.
+/// The commits come from the library (``ObjectStore/commits()``): this store's own writes
+/// at once, other processes' as the store's change watcher notices them (every
+/// ``ObjectStore/Configuration/externalChangeInterval``). They are looked at every
+/// ``interval`` at most, so a sync that commits page after page costs one look of the
+/// queue per interval, not one per commit. The watcher never writes and runs no SQL.
 final class ChangeWatcher: Sendable {
-    /// How often the file is checked.
+    /// How often received commits are looked at.
     let interval: Duration
-    private let connection: DatabaseQueue
     private let history: QueueHistory
     private let store: ObjectStore
+    /// The store's commits from the watcher's creation on, received by ``run()``.
+    private let commits: AsyncStream<StoreCommit>
     private let state = Locked(State())
 
     private struct State {
-        var version: Int?
+        /// Whether commits arrived since the last look (true before the first look: the baseline).
+        var unseen = true
         var generation = 0
     }
 
-    /// Opens a read-only connection on the store's file.
-    ///
-    /// - Throws: ``InspectorError`` when the file cannot be opened.
-    init(store: ObjectStore, history: QueueHistory, interval: Duration = .milliseconds(250)) throws {
-        var configuration = GRDB.Configuration()
-        configuration.readonly = true
-        configuration.label = "OfflineStoreInspector.watcher"
-        do { connection = try DatabaseQueue(path: store.path, configuration: configuration) } catch {
-            throw InspectorError(500, "cannot watch \(store.path): \(error)")
-        }
+    init(store: ObjectStore, history: QueueHistory, interval: Duration = .milliseconds(250)) {
         self.store = store
         self.history = history
         self.interval = interval
+        commits = store.commits()
     }
 
     /// How many changes were seen since the inspector started.
     var generation: Int { state.withLock { $0.generation } }
 
-    /// Checks the file once: when it changed, moves the generation and notes what the
-    /// queue did. Returns whether it changed.
+    /// Notes that the store's file changed (one element of ``ObjectStore/commits()``).
+    func receive(_ commit: StoreCommit) {
+        state.withLock { $0.unseen = true }
+    }
+
+    /// Looks once: when commits arrived since the last look, moves the generation and
+    /// notes what the queue did. Returns whether it looked.
     @discardableResult
     func check() -> Bool {
-        guard let version = try? connection.read({ db in try Int.fetchOne(db, sql: "PRAGMA data_version") }) else {
-            return false
-        }
         let changed = state.withLock { s -> Bool in
-            defer { s.version = version }
-            return s.version != version
+            defer { s.unseen = false }
+            return s.unseen
         }
         guard changed else { return false }
         history.observe(store)
@@ -56,16 +53,18 @@ final class ChangeWatcher: Sendable {
         return true
     }
 
-    /// Checks every ``interval`` until the task is cancelled.
+    /// Receives the store's commits, and looks every ``interval``, until the task is cancelled.
     func run() -> Task<Void, Never> {
         Task { [self] in
-            while !Task.isCancelled {
-                check()
-                try? await Task.sleep(for: interval)
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask { for await commit in self.commits { self.receive(commit) } }
+                group.addTask {
+                    while !Task.isCancelled {
+                        self.check()
+                        try? await Task.sleep(for: self.interval)
+                    }
+                }
             }
         }
     }
-
-    /// Closes the connection.
-    func close() { try? connection.close() }
 }

@@ -22,7 +22,9 @@ public final class Inspector: Sendable {
         public var allowWrites: Bool
         /// The server the store syncs with, shown on the page; nil for none.
         public var server: ServerDescription?
-        /// How often the store file is checked for changes by any process. Default 250 ms.
+        /// How often the page's view of the store is refreshed after commits (this process's
+        /// at once, other processes' as the store notices them: its
+        /// `Configuration.externalChangeInterval`). Default 250 ms.
         public var pollInterval: Duration
 
         /// A configuration; see each property for its default.
@@ -66,14 +68,13 @@ public final class Inspector: Sendable {
 
     /// Binds the port and prepares the page; ``start()`` serves it.
     ///
-    /// - Throws: ``ServerError`` when the port cannot be bound; ``InspectorError`` when the
-    ///   store file cannot be watched.
+    /// - Throws: ``ServerError`` when the port cannot be bound.
     public init(store: ObjectStore, configuration: Configuration = Configuration()) throws {
         server = try LoopbackServer(port: configuration.port)
         let history = QueueHistory()
         context = InspectorContext(
             store: store, allowWrites: configuration.allowWrites, server: configuration.server, history: history,
-            watcher: try ChangeWatcher(store: store, history: history, interval: configuration.pollInterval),
+            watcher: ChangeWatcher(store: store, history: history, interval: configuration.pollInterval),
             activity: SyncActivity(store: store))
         router = InspectorRouter(context: context, port: server.port)
         url = URL(string: "http://127.0.0.1:\(server.port)/")!
@@ -91,7 +92,6 @@ public final class Inspector: Sendable {
     public func stop() {
         server.stop()
         for task in tasks.withLock({ $0 }) { task.cancel() }
-        context.watcher.close()
     }
 }
 

@@ -21,7 +21,7 @@ extension OfflineStoreCommand {
         /// Prints the status of an open store.
         static func show(_ session: StoreSession, path: String) throws {
             let store = session.store
-            let left = try SyncRun.leftCounts(store)
+            let left = try SyncInvocation.leftCounts(store)
             let objects = try store.collections().reduce(0) { $0 + (try store.collection($1.name).count()) }
             Output.line([
                 "objects": .int(Int64(objects)), "pending": .int(Int64(left.pending)),

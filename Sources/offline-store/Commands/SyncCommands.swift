@@ -20,7 +20,7 @@ extension OfflineStoreCommand {
         @OptionGroup var global: GlobalOptions
 
         mutating func execute() async throws {
-            try await SyncRun.once(.flush, global)
+            try await SyncInvocation.once(.flush, global)
         }
     }
 
@@ -33,7 +33,7 @@ extension OfflineStoreCommand {
         var full = false
 
         mutating func execute() async throws {
-            try await SyncRun.once(full ? .fullRefresh : .refresh, global)
+            try await SyncInvocation.once(full ? .fullRefresh : .refresh, global)
         }
     }
 
@@ -76,7 +76,7 @@ extension OfflineStoreCommand {
         }
 
         mutating func execute() async throws {
-            guard let every else { return try await SyncRun.once(.sync, global, budget: budget) }
+            guard let every else { return try await SyncInvocation.once(.sync, global, budget: budget) }
             let (times, budget) = (self.times, self.budget)
             let status = try await StoreSession.with(global, server: .required) { session in
                 let stop = StopSignal()

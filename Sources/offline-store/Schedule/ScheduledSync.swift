@@ -44,7 +44,7 @@ struct ScheduledSync {
         let status = Locked<Int32>(ExitStatus.success)
         await auto.run(action: { store in
             beginning.yield()
-            let progress = ProgressLine.start(SyncRun.Kind.sync.rawValue, store: store)
+            let progress = ProgressLine.start(SyncInvocation.Kind.sync.rawValue, store: store)
             do {
                 let report: SyncReport
                 if let budget {
@@ -61,7 +61,7 @@ struct ScheduledSync {
                 throw error
             }
         }, onRun: { run in
-            var outcome = SyncRun.Outcome(run, store: store)
+            var outcome = SyncInvocation.Outcome(run, store: store)
             if budget != nil { outcome.stoppedAtBudget = stoppedAtBudget.withLock { $0 ?? false } }
             let isLast = times.map { run.number >= $0 } ?? false
             var line = outcome.json
@@ -81,11 +81,11 @@ struct ScheduledSync {
     }
 }
 
-extension SyncRun.Outcome {
+extension SyncInvocation.Outcome {
     /// The outcome of one scheduled run.
     init(_ run: AutoSync.Run, store: ObjectStore) {
         let failure = run.failure.map(CLIError.describe)
-        self.init(report: run.report ?? (try? SyncRun.leftCounts(store)) ?? SyncReport(), failure: failure,
+        self.init(report: run.report ?? (try? SyncInvocation.leftCounts(store)) ?? SyncReport(), failure: failure,
                   retryAfter: run.retryAfter)
     }
 }

@@ -4,7 +4,7 @@ import Testing
 
 /// Observed queries see what other processes commit to the same file: an `offline-store`
 /// process edits, this process observes (GRDB's observation alone sees only its own writes).
-@Suite("Observation across processes")
+@Suite("Observation across processes", .timeLimit(.minutes(5)))
 struct CLIObservationAcrossProcessesTests {
     struct TimedOut: Error {}
 
@@ -58,7 +58,7 @@ struct CLIObservationAcrossProcessesTests {
             let store = try Self.store(at: cli.path)
             defer { try? store.close() }
             let todos = store.collection("todos")
-            let watcher = store.runtime.externalChanges
+            let watcher = store.observers.externalChanges
 
             // The current values come first; only then does the other process write.
             let objects = Relay(todos.observeAll()), pending = Relay(store.observePendingCount())
@@ -92,7 +92,7 @@ struct CLIObservationAcrossProcessesTests {
             try await cli.expect(0, "create", "todos", #"{"title":"unseen"}"#, "--id", "x")
             await #expect(throws: TimedOut.self) { try await objects.next(within: .seconds(2)) }
             objects.cancel()
-            #expect(store.runtime.externalChanges.isPolling == false)
+            #expect(store.observers.externalChanges.isPolling == false)
         }
     }
 }

@@ -3,9 +3,9 @@ import OfflineStore
 import Testing
 
 /// Fetch policies (SPEC §4), online and offline, against the in-memory and the real Kinto server.
-@Suite struct FetchPolicyScenarioTests {
+@Suite(.timeLimit(.minutes(2))) struct FetchPolicyScenarioTests {
     /// A store whose "todos" holds a = {v: 1} from the server, which now has v: 2.
-    private func staleStore(_ server: any SyncHarness) async throws -> (ObjectStore, ScenarioDirectory) {
+    private func staleStore(_ server: any SyncHarness) async throws -> (ObjectStore, TemporaryStore) {
         let (store, dir) = try server.makeStore()
         try await server.serverPut("todos", "a", ["v": 1])
         try await store.refresh()
@@ -132,7 +132,7 @@ import Testing
 
     @Test func perCollectionPolicyComesFromTheConfiguration() async throws {
         let server = try await Harness.make(.memory)
-        let dir = try ScenarioDirectory()
+        let dir = try TemporaryStore()
         var configuration = ObjectStore.Configuration()
         configuration.fetchPolicies["todos"] = .fromService
         let store = try ObjectStore(path: dir.path("s.sqlite"), configuration: configuration, backend: server.backend)

@@ -54,11 +54,12 @@ import Testing
 
     @Test func aTransactionPastTheLimitCommitsNothing() async throws {
         try await withLimitedStore(headroom: 64 * 1024) { (store: ObjectStore) async throws in
-            await #expect(throws: OfflineStoreError.self) {
+            let refused = await #expect(throws: OfflineStoreError.self) {
                 try await store.transaction { tx in
                     for i in 0..<10 { try tx.create(["id": .string("t\(i)"), "t": Self.filler(20_000)], in: "todos") }
                 }
             }
+            #expect(refused?.code == .storeFull)
             #expect(try store.collection("todos").count() == 0)
             #expect(try store.queueCount() == 0)
         }

@@ -15,7 +15,7 @@ struct InspectorRouterTests {
     struct Fixture {
         let harness: any SyncHarness
         let store: ObjectStore
-        let directory: ScenarioDirectory
+        let directory: TemporaryStore
 
         static func make() async throws -> Fixture {
             let harness = try await Harness.make(.memory)

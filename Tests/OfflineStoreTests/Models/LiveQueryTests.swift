@@ -29,7 +29,8 @@ extension Models {
         @Test func aQueryThatCannotRunThrowsWhileIterating() async throws {
             try await withTodoStore { store, _ in
                 var iterator = store.collection(Todo.self).observeAll(where: \.isOverdue == true).makeAsyncIterator()
-                await #expect(throws: OfflineStoreError.self) { _ = try await iterator.next() }
+                let error = await #expect(throws: OfflineStoreError.self) { _ = try await iterator.next() }
+                #expect(error?.code == .invalidFieldPath, "a computed property has no stored field to query")
             }
         }
 
@@ -65,10 +66,8 @@ extension Models {
 
         @MainActor
         @Test func liveQueryFollowsEditsSyncAndRefreshWithStatuses() async throws {
-            let directory = try TemporaryDirectory()
-            defer { directory.remove() }
-            let (store, backend) = try makeTodoStore(in: directory)
-            defer { try? store.close() }
+            let (temporary, backend) = try makeTodoStore()
+            let store = temporary.store
             do {
                 let todos = store.collection(Todo.self)
                 try await todos.save(Todo(id: "a", title: "A"))
@@ -99,10 +98,8 @@ extension Models {
 
         @MainActor
         @Test func liveQueryShowsConflicts() async throws {
-            let directory = try TemporaryDirectory()
-            defer { directory.remove() }
-            let (store, backend) = try makeTodoStore(in: directory)
-            defer { try? store.close() }
+            let (temporary, backend) = try makeTodoStore()
+            let store = temporary.store
             do {
                 let todos = store.collection(Todo.self)
                 try await todos.save(Todo(id: "a", title: "A"))

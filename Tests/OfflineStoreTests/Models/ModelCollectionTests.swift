@@ -58,7 +58,9 @@ extension Models {
             try await withTodoStore { store, _ in
                 let todos = store.collection(Todo.self)
                 try await todos.create(Todo(id: "a", title: "A"))
-                await #expect(throws: OfflineStoreError.self) { try await todos.create(Todo(id: "a", title: "again")) }
+                let refused = await #expect(throws: OfflineStoreError.self) { try await todos.create(Todo(id: "a", title: "again")) }
+                #expect(refused?.code == .alreadyExists)
+                #expect(try todos.find("a")?.title == "A", "nothing changed")
             }
         }
 
@@ -97,7 +99,8 @@ extension Models {
             #expect(try (\Reminder.dueDate > date(1)).condition.get() == .greater("due_date", .int(1000)))
             #expect(try ModelSort<Reminder>.descending(\.dueDate).key.get() == SortKey("due_date", ascending: false))
             // A computed property has no stored name: the query throws instead of guessing.
-            #expect(throws: OfflineStoreError.self) { try (\Todo.isOverdue == true).condition.get() }
+            let computed = #expect(throws: OfflineStoreError.self) { try (\Todo.isOverdue == true).condition.get() }
+            #expect(computed?.code == .invalidFieldPath)
         }
 
         @Test func aDeclaredIndexedFieldIsQueriedThroughItsIndex() async throws {
@@ -111,7 +114,7 @@ extension Models {
                 let (condition, _) = try ModelQuery<Todo>(where: \.title == "A").compiled()
                 let query = try todos.json.selectQuery(where: condition, state: nil, orderBy: [], limit: nil, offset: 0)
                 let (sql, arguments) = (query.sql, query.arguments)
-                let plan = try store.read("explaining") { db in
+                let plan = try store.local.read("explaining") { db in
                     try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql, arguments: arguments).map { $0["detail"] as String? ?? "" }.joined(separator: " ")
                 }
                 #expect(plan.contains("INDEX"), "\(plan)")

@@ -70,14 +70,13 @@ func withTodoStore<T>(
     }
 }
 
-/// A store in `directory` on a fresh in-memory server, `Todo` registered, deferred
-/// writes; for tests isolated to the main actor, which cannot pass closures to ``withTodoStore``.
-func makeTodoStore(in directory: TemporaryDirectory) throws -> (ObjectStore, InMemoryBackend) {
+/// A ``TemporaryStore`` on a fresh in-memory server, `Todo` registered, deferred writes; for
+/// tests isolated to the main actor, which cannot pass closures to ``withTodoStore``.
+func makeTodoStore() throws -> (TemporaryStore, InMemoryBackend) {
     let backend = InMemoryBackend()
-    let store = try ObjectStore(path: directory.path("store.sqlite"),
-                                configuration: .with { $0.writeMode = .deferred }, backend: backend)
-    try store.register(Todo.self)
-    return (store, backend)
+    let temporary = try TemporaryStore(configuration: .deferred, backend: backend)
+    try temporary.store.register(Todo.self)
+    return (temporary, backend)
 }
 
 /// A date with whole milliseconds, as ISO 8601 with milliseconds keeps it.

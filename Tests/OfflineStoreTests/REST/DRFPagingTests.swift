@@ -6,7 +6,7 @@ import Testing
 /// defaults (page numbers of 50 in a `{count, next, previous, results}` envelope, hard deletes,
 /// a 301 for a route without its trailing slash, Django's HTML 500 page) and the recipe's
 /// limit/offset envelope.
-@Suite("REST paging and errors on DRF")
+@Suite("REST paging and errors on DRF", .timeLimit(.minutes(2)))
 struct DRFPagingTests {
     /// The plain route of a new space, paged as `paging` says.
     static func plain(_ space: String, _ paging: RESTResource.Paging, countField: String? = "count") throws -> RESTBackend {

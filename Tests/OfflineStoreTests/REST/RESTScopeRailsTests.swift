@@ -4,7 +4,7 @@ import Testing
 
 /// Sync scopes on the REST backend against the real Rails app: the orders feed filtered by
 /// a declared parameter (`scopeParameters`), departures, a pending edit, a changed scope.
-@Suite("REST sync scopes on Rails")
+@Suite("REST sync scopes on Rails", .timeLimit(.minutes(5)))
 struct RESTScopeRailsTests {
     let deferred = ObjectStore.Configuration.with { $0.writeMode = .deferred }
 

@@ -18,12 +18,11 @@ struct FaultProxyTests {
 
     @Test("faults on the wire lose nothing", .liveServer, arguments: kinds)
     func faultsLoseNothing(kind: String) async throws {
-        let environment = ProcessInfo.processInfo.environment
-        let seed = environment["RELIABILITY_SEED"].flatMap(UInt64.init) ?? 20_250_901
+        let seed = TestEnvironment.reliabilitySeed
         let target = WorkloadCheck(server: try KintoServer.workloadURL(), bucket: KintoServer.uniqueName("fault"))
         try await WorkloadDriver.faultRuns(target, kind: kind,
-                                           edits: environment["RELIABILITY_FAULT_EDITS"].flatMap(Int.init) ?? 30,
-                                           runs: environment["RELIABILITY_FAULT_RUNS"].flatMap(Int.init) ?? 1,
+                                           edits: TestEnvironment.number("RELIABILITY_FAULT_EDITS", default: 30),
+                                           runs: TestEnvironment.number("RELIABILITY_FAULT_RUNS", default: 1),
                                            seed: seed, randomSeed: WorkloadDriver.seed(seed, kind: kind, salt: 0),
                                            scenario: "proxy fault: \(kind)", label: "")
     }

@@ -35,7 +35,7 @@ struct FullDiskTests {
             defer { try? store.close() }
             try store.register(CollectionDescriptor("items"))
             if simulate {
-                try store.write("limiting the file") { db in try db.execute(sql: "PRAGMA max_page_count = 120") }
+                try store.local.write("limiting the file") { db in try db.execute(sql: "PRAGMA max_page_count = 120") }
             }
             let items = store.collection("items")
             let payload = String(repeating: "x", count: 3_000)
@@ -59,7 +59,7 @@ struct FullDiskTests {
             #expect(try items.count() == acknowledged.count)
             #expect(try store.queueCount() == acknowledged.count)
             #expect(try items.find("item-\(acknowledged.count)") == nil)
-            let integrity = try store.read("integrity") { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") }
+            let integrity = try store.local.read("integrity") { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") }
             #expect(integrity == ["ok"])
             // Reads still work on the full disk.
             #expect(try items.find(acknowledged[0])?["payload"] == .string(payload))

@@ -52,9 +52,8 @@ struct HostileInputTests {
     @Test(.liveServer) func hostileDurationsNeverCrash() async throws {
         for duration: Duration in [.seconds(Int64.max), .seconds(Int64.min), .zero, .seconds(-5), .nanoseconds(1)] {
             #expect(KintoBackend.milliseconds(duration) >= 0)
-            let backend = KintoBackend(configuration: .init(serverURL: try KintoServer.url(), bucket: KintoServer.uniqueName("dur"),
-                                                            auth: .basic(user: "alice", password: "secret"),
-                                                            timeout: duration, lookBack: duration))
+            let backend = try KintoServer.backend(bucket: KintoServer.uniqueName("dur"), timeout: duration, pageSize: 10_000,
+                                                  lookBack: duration)
             do { _ = try await backend.pull(collection: "c", since: "1700000000000", continuing: nil) } catch {
                 #expect(error is OfflineStoreError, "\(error)")
             }
@@ -63,9 +62,8 @@ struct HostileInputTests {
 
     @Test func hostileServerAnswersAreTypedErrorsAndLoseNothing() async throws {
         await propertyCheck(count: 250, input: HostileResponses.response) { response in
-            let backend = KintoBackend(configuration: .init(serverURL: URL(string: "http://127.0.0.1:9/v1")!, bucket: "b",
-                                                            auth: .basic(user: "alice", password: "secret")),
-                                       transport: ConstantTransport(response: response))
+            let backend = KintoServer.backend(server: KintoServer.fakeAddress, bucket: "b", timeout: .seconds(30), pageSize: 10_000,
+                                                  transport: ConstantTransport(response: response))
             var configuration = ObjectStore.Configuration()
             configuration.writeMode = .deferred
             try await withTemporaryStore(configuration: configuration, backend: backend,
@@ -89,7 +87,7 @@ struct HostileInputTests {
                 let mine = try store.collection("items").object("mine")
                 #expect(mine?.local?["n"] == 2 || mine?.state == .synced,
                         "lost the local edit: \(String(describing: mine))")
-                let integrity = try store.read("integrity") { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") }
+                let integrity = try store.local.read("integrity") { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") }
                 #expect(integrity == ["ok"])
             }
         }

@@ -20,8 +20,7 @@ struct LateDeliveryTests {
         let bucket = KintoServer.uniqueName("late")
         let id = KintoServer.uniqueName("late")
         try await Self.withHeldRequest(upstream: kinto, holding: id, collection: "items", recognises: recognises) { proxy in
-            KintoBackend(configuration: .init(serverURL: proxy, bucket: bucket, auth: .basic(user: "alice", password: "secret"),
-                                              timeout: Self.timeout))
+            KintoServer.backend(server: proxy, bucket: bucket, timeout: Self.timeout)
         } _: { store, proxy in
             let items = store.collection("items")
 

@@ -9,7 +9,7 @@ import Testing
     @Test func theTableKeepsAtMostItsLimitAndForgetsWhatIsOutOfTheWindow() async throws {
         try await withTemporaryStore { store in
             let start = Date(timeIntervalSince1970: 1_800_000_000)
-            let count = try store.write("watching") { db -> Int in
+            let count = try store.local.write("watching") { db -> Int in
                 let creates = (0..<(LateWriteTable.limit + 5)).map { ("todos", "k\($0)", #"{"id":"k\#($0)"}"#) }
                 try LateWriteTable.watch(creates, at: start, in: db)
                 try LateWriteTable.watch([("todos", "late", #"{"id":"late"}"#)], at: start.addingTimeInterval(60), in: db)
@@ -17,7 +17,7 @@ import Testing
                 return try LateWriteTable.watched(in: "todos", in: db).count
             }
             #expect(count == LateWriteTable.limit)
-            let left = try store.write("pruning") { db -> [String] in
+            let left = try store.local.write("pruning") { db -> [String] in
                 try LateWriteTable.prune(now: start.addingTimeInterval(3630), window: .seconds(3600), in: db)
                 return try LateWriteTable.watched(in: "todos", in: db).map(\.objectID)
             }
@@ -44,7 +44,7 @@ import Testing
             let reopened = try ObjectStore(path: path)
             defer { try? reopened.close() }
             #expect(try reopened.collection("todos").find("a") == ["id": "a"])
-            let watched = try reopened.write("reading") { db in try LateWriteTable.watched(in: "todos", in: db) }
+            let watched = try reopened.local.write("reading") { db in try LateWriteTable.watched(in: "todos", in: db) }
             #expect(watched.isEmpty)
         }
     }

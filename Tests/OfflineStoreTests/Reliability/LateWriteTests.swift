@@ -7,18 +7,15 @@ import Testing
 /// app deleted the object (Docs/Sync.md, "Late deliveries"). "Another client" putting the
 /// exact payload the store sent plays that late delivery here; `LateDeliveryTests` replays
 /// it on the wire.
-@Suite struct LateWriteTests {
+@Suite(.timeLimit(.minutes(2))) struct LateWriteTests {
     /// A store whose create `k` = `{"a": 1}` was applied with its answer lost, resent
     /// (recognised as its own write), then deleted with the delete acknowledged.
     static func deletedAfterALostCreate(_ kind: BackendKind, window: Duration? = nil)
-        async throws -> (any SyncHarness, ObjectStore, ScenarioDirectory) {
+        async throws -> (any SyncHarness, ObjectStore, TemporaryStore) {
         let server = try await Harness.make(kind)
-        let dir = try ScenarioDirectory()
-        var configuration = ObjectStore.Configuration()
-        configuration.writeMode = .deferred
-        if let window { configuration.lateDeliveryWindow = window }
-        let store = try ObjectStore(path: dir.path("store.sqlite"), configuration: configuration, backend: server.backend)
-        try store.register(CollectionDescriptor("todos"))
+        let temporary = try TemporaryStore(configuration: .deferred.with { if let window { $0.lateDeliveryWindow = window } },
+                                           backend: server.backend, collections: [CollectionDescriptor("todos")])
+        let store = temporary.store
         _ = try await store.collection("todos").create(["id": "k", "a": 1])
         server.loseNextPushResponse()
         await #expect(throws: OfflineStoreError.self) { try await store.sync() }
@@ -26,7 +23,7 @@ import Testing
         try await store.collection("todos").destroy("k")
         #expect(try await store.sync().pushed == 1)
         #expect(try await server.serverGet("todos", "k") == nil)
-        return (server, store, dir)
+        return (server, store, temporary)
     }
 
     @Test(arguments: BackendKind.available)

@@ -18,9 +18,8 @@ struct ManyProcessKillTests {
     static let edits = 8
 
     @Test(.liveServer) func killingTheSyncHolderLosesAndDuplicatesNothing() async throws {
-        let environment = ProcessInfo.processInfo.environment
-        let rounds = environment["RELIABILITY_MP_ROUNDS"].flatMap(Int.init) ?? 2
-        let seed = environment["RELIABILITY_SEED"].flatMap(UInt64.init) ?? 20_250_901
+        let rounds = TestEnvironment.number("RELIABILITY_MP_ROUNDS", default: 2)
+        let seed = TestEnvironment.reliabilitySeed
         var random = ObjectStoreCrashTests.SeededGenerator(state: seed)
         var tally = ReliabilityTally(scenario: "many processes, kill -9 of the sync holder")
         var failures: [String] = []

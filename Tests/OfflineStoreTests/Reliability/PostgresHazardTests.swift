@@ -40,10 +40,9 @@ struct PostgresHazardTests {
 
     @Test(.liveServer, arguments: Target.configured)
     func refreshMissesNothingUnderConcurrentWriters(_ target: Target) async throws {
-        let environment = ProcessInfo.processInfo.environment
         let server = try target.url ?? KintoServer.workloadURL()
-        let rounds = environment["RELIABILITY_PG_ROUNDS"].flatMap(Int.init) ?? 3
-        let seed = environment["RELIABILITY_SEED"].flatMap(UInt64.init) ?? 20_250_901
+        let rounds = TestEnvironment.number("RELIABILITY_PG_ROUNDS", default: 3)
+        let seed = TestEnvironment.reliabilitySeed
         var tally = ReliabilityTally(scenario: "concurrent writers + refresh (\(target.name))")
         var random = ObjectStoreCrashTests.SeededGenerator(state: seed)
         let nodes = AnswerRecordingTransport()
@@ -51,10 +50,7 @@ struct PostgresHazardTests {
         for round in 0..<rounds {
             let bucket = KintoServer.uniqueName("pg")
             let writers = ConcurrentWriters(server: server, bucket: bucket, collection: "shared")
-            let backend = KintoBackend(configuration: .init(serverURL: server, bucket: bucket,
-                                                            auth: .basic(user: "alice", password: "secret"),
-                                                            timeout: .seconds(30), pageSize: 7),
-                                      transport: nodes)
+            let backend = KintoServer.backend(server: server, bucket: bucket, timeout: .seconds(30), pageSize: 7, transport: nodes)
             var configuration = ObjectStore.Configuration()
             configuration.writeMode = .deferred
             try await withTemporaryStore(configuration: configuration, backend: backend,

@@ -19,12 +19,11 @@ struct RESTFaultProxyTests {
 
     @Test("faults between the store and Rails lose and duplicate nothing", .liveServer, arguments: kinds)
     func faultsLoseNothing(kind: String) async throws {
-        let environment = ProcessInfo.processInfo.environment
-        let seed = environment["RELIABILITY_SEED"].flatMap(UInt64.init) ?? 20_250_901
+        let seed = TestEnvironment.reliabilitySeed
         let target = RESTWorkloadCheck(server: try RailsServer.url(), scope: RailsServer.uniqueName("fault"))
         try await WorkloadDriver.faultRuns(target, kind: kind,
-                                           edits: environment["RELIABILITY_FAULT_EDITS"].flatMap(Int.init) ?? 40,
-                                           runs: environment["RELIABILITY_FAULT_RUNS"].flatMap(Int.init) ?? 1,
+                                           edits: TestEnvironment.number("RELIABILITY_FAULT_EDITS", default: 40),
+                                           runs: TestEnvironment.number("RELIABILITY_FAULT_RUNS", default: 1),
                                            seed: seed, randomSeed: WorkloadDriver.seed(seed, kind: kind, salt: 7),
                                            scenario: "REST proxy fault: \(kind)", label: "REST ")
     }

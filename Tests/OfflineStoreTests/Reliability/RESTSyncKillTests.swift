@@ -12,10 +12,9 @@ import Testing
 @Suite("Sync workload across kill -9 (real Rails, REST backend)", .serialized)
 struct RESTSyncKillTests {
     @Test(.liveServer) func acknowledgedEditsSurviveKillsInsideRESTFlushes() async throws {
-        let environment = ProcessInfo.processInfo.environment
-        let seed = environment["RELIABILITY_SEED"].flatMap(UInt64.init) ?? 20_250_901
+        let seed = TestEnvironment.reliabilitySeed
         let target = RESTWorkloadCheck(server: try RailsServer.url(), scope: RailsServer.uniqueName("kill"))
-        try await WorkloadDriver.killRuns(target, kills: environment["RELIABILITY_REST_KILLS"].flatMap(Int.init) ?? 20,
+        try await WorkloadDriver.killRuns(target, kills: TestEnvironment.number("RELIABILITY_REST_KILLS", default: 20),
                                           seed: seed, randomSeed: seed &+ 5, scenario: "REST kill -9 during edits and sync",
                                           label: "REST ")
     }

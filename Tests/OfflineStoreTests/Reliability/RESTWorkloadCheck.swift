@@ -50,12 +50,12 @@ struct RESTWorkloadCheck {
                     context: String) throws -> Model {
         let store = try ObjectStore(path: storePath)
         defer { try? store.close() }
-        let integrity = try store.read("checking integrity") { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") }
+        let integrity = try store.local.read("checking integrity") { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") }
         #expect(integrity == ["ok"], "\(context)")
         try store.register(CollectionDescriptor("customers"))
         let customers = store.collection("customers")
         // What those creates sent names them, even when the object was deleted here since.
-        let sent = try store.read("reading sent creates") { db in
+        let sent = try store.local.read("reading sent creates") { db in
             try String.fetchAll(db, sql: "SELECT sent_data FROM queue WHERE collection = 'customers' AND kind = 'create' AND attempts > 0 AND sent_data IS NOT NULL")
         }
         let unsettled = Set(try self.model(of: sent.map { try JSONValue(parsing: $0) }).0.keys)

@@ -9,10 +9,9 @@ import Testing
 @Suite("Concurrent writers while a scoped collection refreshes (real Kinto)", .serialized)
 struct ScopedConcurrentWritersTests {
     @Test(.liveServer) func aScopedRefreshMissesNothingUnderConcurrentWriters() async throws {
-        let environment = ProcessInfo.processInfo.environment
         let server = try KintoServer.workloadURL()
-        let rounds = environment["RELIABILITY_SCOPE_ROUNDS"].flatMap(Int.init) ?? 2
-        let seed = environment["RELIABILITY_SEED"].flatMap(UInt64.init) ?? 20_250_901
+        let rounds = TestEnvironment.number("RELIABILITY_SCOPE_ROUNDS", default: 2)
+        let seed = TestEnvironment.reliabilitySeed
         var random = ObjectStoreCrashTests.SeededGenerator(state: seed &+ 11)
         var tally = ReliabilityTally(scenario: "concurrent writers + scoped refresh (memory)")
         let scope = ServerQuery([.isIn("by", ["single", "batch"])])
@@ -20,9 +19,7 @@ struct ScopedConcurrentWritersTests {
         for round in 0..<rounds {
             let bucket = KintoServer.uniqueName("scope")
             let writers = ConcurrentWriters(server: server, bucket: bucket, collection: "shared")
-            let backend = KintoBackend(configuration: .init(serverURL: server, bucket: bucket,
-                                                            auth: .basic(user: "alice", password: "secret"),
-                                                            timeout: .seconds(30), pageSize: 7))
+            let backend = KintoServer.backend(server: server, bucket: bucket, timeout: .seconds(30), pageSize: 7)
             var shared = CollectionDescriptor("shared")
             shared.syncScope = scope
             try await withTemporaryStore(backend: backend, collections: [shared]) { store in

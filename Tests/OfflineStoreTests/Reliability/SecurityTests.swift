@@ -29,9 +29,9 @@ struct SecurityTests {
             try await KintoServer.withSilentServer { port in
                 let silent = URL(string: "http://127.0.0.1:\(port)/v1")!
                 for server in [real, closed, silent] {
-                    let backend = KintoBackend(configuration: .init(serverURL: server, bucket: KintoServer.uniqueName("sec"),
-                                                                    auth: .basic(user: user, password: Self.password),
-                                                                    timeout: .seconds(1)))
+                    let backend = KintoServer.backend(server: server, bucket: KintoServer.uniqueName("sec"),
+                                                          auth: .basic(user: user, password: Self.password), timeout: .seconds(1),
+                                                          pageSize: 10_000)
                     said.append(String(describing: backend.configuration))
                     said.append(String(reflecting: backend.configuration))
                     let store = try ObjectStore(path: path, configuration: configuration, backend: backend)
@@ -47,9 +47,9 @@ struct SecurityTests {
             }
             // A 401 whose body echoes the Authorization header back.
             let echo = ScriptedTransport([ScriptedTransport.json(401, ["message": .string("bad \(Self.password)")])])
-            let backend = KintoBackend(configuration: .init(serverURL: URL(string: "http://127.0.0.1:9/v1")!, bucket: "b",
-                                                            auth: .basic(user: user, password: Self.password)),
-                                       transport: echo)
+            let backend = KintoServer.backend(server: KintoServer.fakeAddress, bucket: "b",
+                                                  auth: .basic(user: user, password: Self.password), timeout: .seconds(30),
+                                                  pageSize: 10_000, transport: echo)
             do { _ = try await backend.capabilities() } catch { said.append(String(describing: error)) }
             #expect(said.count >= 7)
 
@@ -86,9 +86,7 @@ struct SecurityTests {
     @Test(.liveServer) func idsCannotTraverseIntoOtherCollections() async throws {
         let recorder = RecordingTransport(base: URLSessionTransport())
         let bucket = KintoServer.uniqueName("trav")
-        let backend = KintoBackend(configuration: .init(serverURL: try KintoServer.url(), bucket: bucket,
-                                                        auth: .basic(user: "alice", password: "secret")),
-                                   transport: recorder)
+        let backend = try KintoServer.backend(bucket: bucket, timeout: .seconds(30), pageSize: 10_000, transport: recorder)
         let hostile = ["../other/records/x", "..%2Fother%2Frecords%2Fx", "a/../../other", "x?_since=0", "x#frag", "%2e%2e"]
         // With the Kinto backend, such ids are refused at once, typed, and nothing is written.
         try await withTemporaryStore(backend: backend, collections: [CollectionDescriptor("items")]) { (store: ObjectStore) async throws in

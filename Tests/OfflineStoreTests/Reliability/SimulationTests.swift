@@ -9,7 +9,7 @@ import Testing
 /// many seeds the first test runs (30 by default; `scripts/torture` runs 1,000).
 @Suite("Deterministic simulation")
 struct SimulationTests {
-    static var seeds: UInt64 { ProcessInfo.processInfo.environment["RELIABILITY_SIM_SEEDS"].flatMap(UInt64.init) ?? 30 }
+    static var seeds: UInt64 { TestEnvironment.number("RELIABILITY_SIM_SEEDS", default: 30) }
 
     @Test("every seed keeps every promise", .timeLimit(.minutes(30)))
     func seedsKeepEveryPromise() async {

@@ -18,10 +18,9 @@ import Testing
 @Suite("Sync workload across kill -9 (real Kinto)", .serialized)
 struct SyncKillTests {
     @Test(.liveServer) func acknowledgedEditsSurviveKillsInsideFlushes() async throws {
-        let environment = ProcessInfo.processInfo.environment
-        let seed = environment["RELIABILITY_SEED"].flatMap(UInt64.init) ?? 20_250_901
+        let seed = TestEnvironment.reliabilitySeed
         let target = WorkloadCheck(server: try KintoServer.workloadURL(), bucket: KintoServer.uniqueName("kill"))
-        try await WorkloadDriver.killRuns(target, kills: environment["RELIABILITY_KILLS"].flatMap(Int.init) ?? 50,
+        try await WorkloadDriver.killRuns(target, kills: TestEnvironment.number("RELIABILITY_KILLS", default: 50),
                                           seed: seed, randomSeed: seed, scenario: "kill -9 during edits and sync", label: "")
     }
 }

@@ -22,7 +22,7 @@ struct WorkloadCheck {
                     context: String) throws -> Model {
         let store = try ObjectStore(path: storePath)
         defer { try? store.close() }
-        let integrity = try store.read("checking integrity") { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") }
+        let integrity = try store.local.read("checking integrity") { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") }
         #expect(integrity == ["ok"], "\(context)")
         let acknowledged = run.acks.reduce(model) { $1.applied(to: $0) }
         let actual = try ObjectStoreCrashTests.actualModel(store)
@@ -38,8 +38,7 @@ struct WorkloadCheck {
     /// Syncs the store directly with the server until its queue is empty (at most
     /// `attempts` syncs), then compares server and store; counts into `tally`.
     func quiesceAndCompare(storePath: String, model: Model, tally: inout ReliabilityTally, context: String) async throws {
-        let backend = KintoBackend(configuration: .init(serverURL: server, bucket: bucket,
-                                                        auth: .basic(user: "alice", password: "secret"), timeout: .seconds(20)))
+        let backend = KintoServer.backend(server: server, bucket: bucket, pageSize: 10_000)
         let store = try ObjectStore(path: storePath, backend: backend)
         defer { try? store.close() }
         var stops: [String] = []

@@ -5,9 +5,9 @@ import Testing
 /// Cancelling the task that runs `flush()` or `sync()` stops it at a safe point with a
 /// typed `cancelled` error whose report says what was done: nothing lost, nothing sent
 /// twice, the queue consistent. Run on the in-memory backend and the real Kinto.
-@Suite struct CancellationScenarioTests {
+@Suite(.timeLimit(.minutes(2))) struct CancellationScenarioTests {
     /// A store with edits in two collections, so a flush sends two batches (one per collection).
-    static func storeWithTwoBatches(_ server: any SyncHarness) async throws -> (ObjectStore, ScenarioDirectory) {
+    static func storeWithTwoBatches(_ server: any SyncHarness) async throws -> (ObjectStore, TemporaryStore) {
         let (store, dir) = try server.makeStore()
         try store.register(CollectionDescriptor("notes"))
         try await store.collection("todos").create(["id": "a", "n": 1])

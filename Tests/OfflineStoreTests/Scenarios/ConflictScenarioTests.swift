@@ -8,7 +8,7 @@ import Testing
     /// A store whose object "k" is synced as {"a": 1, "b": 1}, then edited locally
     /// (`local`) and on the server (`server`) by another client.
     static func conflicted(_ kind: BackendKind, policy: ConflictPolicy, local: JSONValue?, server: JSONValue?)
-        async throws -> (any SyncHarness, ObjectStore, ScenarioDirectory)
+        async throws -> (any SyncHarness, ObjectStore, TemporaryStore)
     {
         let (harness, store, dir) = try await Harness.store(kind, policy: policy)
         let todos = store.collection("todos")

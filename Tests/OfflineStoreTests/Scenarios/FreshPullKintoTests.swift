@@ -26,7 +26,7 @@ struct FreshPullKintoTests {
         _ = try await writer.push([op(.delete, "b", base: bVersion)], collection: collection)
 
         let recording = RecordingTransport(base: URLSessionTransport())
-        let backend = KintoBackend(configuration: writer.configuration, transport: recording)
+        let backend = try KintoServer.backend(bucket: writer.configuration.bucket, transport: recording)
         try await withTemporaryDirectory { dir in
             let store = try ObjectStore(path: dir.path("s.sqlite"), backend: backend)
             defer { try? store.close() }
@@ -61,7 +61,7 @@ struct FreshPullKintoTests {
     /// does not exist yet, that request is refused, then asked again once the bucket exists.
     @Test(.liveServer) func firstRefreshIntoAMissingBucketPreparesAndAsksAgain() async throws {
         let recording = RecordingTransport(base: URLSessionTransport())
-        let backend = KintoBackend(configuration: try KintoServer.backend().configuration, transport: recording)
+        let backend = try KintoServer.backend(transport: recording)
         let collection = KintoServer.uniqueName("new")
         try await withTemporaryDirectory { dir in
             let store = try ObjectStore(path: dir.path("s.sqlite"), backend: backend)

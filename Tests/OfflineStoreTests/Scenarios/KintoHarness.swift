@@ -17,9 +17,8 @@ struct KintoHarness: SyncHarness {
         base = try KintoServer.url()
         bucket = "s" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(16)
         transport = WireFaultTransport(base: URLSessionTransport())
-        kinto = KintoBackend(configuration: .init(serverURL: base, bucket: bucket,
-                                                  auth: .basic(user: "alice", password: "secret"), pageSize: pageSize),
-                             transport: transport)
+        kinto = KintoServer.backend(server: base, bucket: bucket, timeout: .seconds(30), pageSize: pageSize,
+                                        transport: transport)
     }
 
     private func url(_ collection: String, _ id: String? = nil) -> URL {

@@ -28,16 +28,13 @@ protocol SyncHarness: Sendable {
 }
 
 extension SyncHarness {
-    /// A new store in a temporary directory, talking to this harness's backend.
+    /// A new ``TemporaryStore`` talking to this harness's backend, with a `todos` collection;
+    /// it lives as long as the returned ``TemporaryStore``.
     func makeStore(writeMode: WriteMode = .deferred, policy: ConflictPolicy = .preserveConflict,
-                   updatePolicy: UpdatePolicy = .queueIfOffline) throws -> (ObjectStore, ScenarioDirectory) {
-        let dir = try ScenarioDirectory()
-        var configuration = ObjectStore.Configuration()
-        configuration.writeMode = writeMode
-        configuration.updatePolicy = updatePolicy
-        let store = try ObjectStore(path: dir.path("store.sqlite"), configuration: configuration, backend: backend)
-        try store.register(CollectionDescriptor("todos", conflictPolicy: policy))
-        return (store, dir)
+                   updatePolicy: UpdatePolicy = .queueIfOffline) throws -> (ObjectStore, TemporaryStore) {
+        let temporary = try TemporaryStore(configuration: .with { $0.writeMode = writeMode; $0.updatePolicy = updatePolicy },
+                                           backend: backend, collections: [CollectionDescriptor("todos", conflictPolicy: policy)])
+        return (temporary.store, temporary)
     }
 }
 
@@ -52,25 +49,15 @@ enum Harness {
     }
 
     /// A server of `kind` and a new store on it with a `todos` collection (see
-    /// ``SyncHarness/makeStore(writeMode:policy:updatePolicy:)``); the directory holds the store file.
+    /// ``SyncHarness/makeStore(writeMode:policy:updatePolicy:)``); the store lives as long as
+    /// the ``TemporaryStore``, whose directory other stores may share.
     static func store(_ kind: BackendKind, pageSize: Int = 100, writeMode: WriteMode = .deferred,
                       policy: ConflictPolicy = .preserveConflict, updatePolicy: UpdatePolicy = .queueIfOffline)
-        async throws -> (any SyncHarness, ObjectStore, ScenarioDirectory) {
+        async throws -> (any SyncHarness, ObjectStore, TemporaryStore) {
         let server = try await make(kind, pageSize: pageSize)
         let (store, directory) = try server.makeStore(writeMode: writeMode, policy: policy, updatePolicy: updatePolicy)
         return (server, store, directory)
     }
-}
-
-/// A directory removed when the value is released.
-final class ScenarioDirectory: Sendable {
-    let url: URL
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("offline-store-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
-    deinit { try? FileManager.default.removeItem(at: url) }
 }
 
 struct MemoryHarness: SyncHarness {

@@ -35,14 +35,33 @@ enum KintoServer {
         prefix + String(UInt64.random(in: .min ... .max), radix: 16)
     }
 
-    /// A backend on the real Kinto with its own bucket, as `alice`.
-    static func backend(pageSize: Int = 500, lookBack: Duration = .seconds(5),
-                        auth: KintoAuth = .basic(user: "alice", password: "secret"),
-                        bucket: String = uniqueName("b"), countsRecords: Bool = false) throws -> KintoBackend {
-        KintoBackend(configuration: .init(serverURL: try url(), bucket: bucket, auth: auth,
-                                          timeout: .seconds(20), pageSize: pageSize, lookBack: lookBack,
-                                          countsRecords: countsRecords))
+    /// The one way tests build a Kinto backend: on the real Kinto (`KINTO_URL`) with a bucket
+    /// of its own, as `alice`; ``backend(server:bucket:auth:timeout:pageSize:lookBack:shareBucketWithAuthenticatedUsers:countsRecords:now:transport:)``
+    /// points it elsewhere (the workload Kinto, a proxy, a fake answering from memory).
+    static func backend(bucket: String = uniqueName("b"), auth: KintoAuth = .basic(user: "alice", password: "secret"),
+                        timeout: Duration = .seconds(20), pageSize: Int = 500, lookBack: Duration = .seconds(5),
+                        shareBucketWithAuthenticatedUsers: Bool = false, countsRecords: Bool = false,
+                        transport: (any HTTPTransport)? = nil) throws -> KintoBackend {
+        backend(server: try url(), bucket: bucket, auth: auth, timeout: timeout, pageSize: pageSize, lookBack: lookBack,
+                shareBucketWithAuthenticatedUsers: shareBucketWithAuthenticatedUsers, countsRecords: countsRecords,
+                transport: transport)
     }
+
+    /// A Kinto backend on `server`, with the same defaults as ``backend(bucket:auth:timeout:pageSize:lookBack:shareBucketWithAuthenticatedUsers:countsRecords:transport:)``.
+    static func backend(server: URL, bucket: String = uniqueName("b"), auth: KintoAuth = .basic(user: "alice", password: "secret"),
+                        timeout: Duration = .seconds(20), pageSize: Int = 500, lookBack: Duration = .seconds(5),
+                        shareBucketWithAuthenticatedUsers: Bool = false, countsRecords: Bool = false,
+                        now: @escaping @Sendable () -> Date = { Date() },
+                        transport: (any HTTPTransport)? = nil) -> KintoBackend {
+        let configuration = KintoBackend.Configuration(
+            serverURL: server, bucket: bucket, auth: auth, timeout: timeout, pageSize: pageSize, lookBack: lookBack,
+            shareBucketWithAuthenticatedUsers: shareBucketWithAuthenticatedUsers, countsRecords: countsRecords, now: now)
+        guard let transport else { return KintoBackend(configuration: configuration) }
+        return KintoBackend(configuration: configuration, transport: transport)
+    }
+
+    /// An address where no Kinto runs, for backends whose `transport` answers instead.
+    static let fakeAddress = URL(string: "http://127.0.0.1:9/v1")!
 
     /// A TCP port on 127.0.0.1 that nothing listens on (bound, then closed).
     static func closedPort() -> Int {
@@ -86,10 +105,8 @@ final class ScriptedTransport: HTTPTransport {
 
     /// A backend on this transport at a fake address, with an injected clock.
     func backend(clock: TestClock = TestClock(), countsRecords: Bool = false) -> KintoBackend {
-        KintoBackend(configuration: .init(serverURL: URL(string: "http://127.0.0.1:9/v1")!, bucket: "b",
-                                          auth: .basic(user: "alice", password: "secret"), countsRecords: countsRecords,
-                                          now: clock.now),
-                     transport: self)
+        KintoServer.backend(server: KintoServer.fakeAddress, bucket: "b", timeout: .seconds(30), pageSize: 10_000,
+                            countsRecords: countsRecords, now: clock.now, transport: self)
     }
 }
 

@@ -6,14 +6,9 @@ import GRDB
 enum DeletionSweep {
     /// - Returns: how many local copies were removed.
     static func apply(listed: Set<String>, collection: String, in db: Database, reasons: ChangeReasons) throws -> Int {
-        var removed = 0
-        for row in try ObjectRow.withServerCopy(db, in: collection) where !listed.contains(row.id) {
-            let queued = try QueueTable.hasEntries(db, collection: collection, id: row.id)
-            guard DeletionSweepRule.fate(of: row, queued: queued, listed: false) == .remove else { continue }
-            try KeyedRows.removeObject(db, collection: collection, id: row.id)
-            reasons.byObject[ObjectKey(collection: collection, id: row.id)] = .swept
-            removed += 1
+        let unlisted = try ObjectRow.withServerCopy(db, in: collection).filter { !listed.contains($0.id) }
+        return try SyncEngine.removeCopies(unlisted, collection: collection, reason: .swept, in: db, reasons: reasons) { row, queued in
+            DeletionSweepRule.fate(of: row, queued: queued, listed: false)
         }
-        return removed
     }
 }

@@ -101,7 +101,7 @@ extension SyncEngine {
     /// - Throws: ``OfflineStoreError``: `configuration` (backend without blobs), `notFound`
     ///   (not on the server yet), `badResponse` (bytes that do not match), network errors.
     func downloadBlob(collection: String, id: String, field: String, reference: BlobReference, record: JSONValue) async throws -> URL {
-        guard let backend = self.backend as? any BlobBackend else {
+        guard let backend = try connected("download blobs") as? any BlobBackend else {
             throw OfflineStoreError(.configuration, "the store's backend cannot download blobs")
         }
         if isForcedOffline { throw OfflineStoreError(.offline, "the store is set offline") }
@@ -139,13 +139,9 @@ extension SyncEngine {
 
     /// After a successful refresh, downloads the blobs of eager blob fields that the store
     /// does not hold; blobs the server does not hold yet are left for later. Called at the
-    /// end of a refresh, under its lock; returns the refresh's result, or the network error
-    /// that stopped the downloads.
-    func downloadEagerBlobs(_ result: (SyncReport, OfflineStoreError?), collections targets: [CollectionDescriptor])
-        async throws -> (SyncReport, OfflineStoreError?) {
-        var (report, stop) = result
+    /// end of a refresh, under its lock; returns the network error that stopped the downloads.
+    func downloadEagerBlobs(of targets: [CollectionDescriptor], report: inout SyncReport) async throws -> OfflineStoreError? {
         defer { _ = try? local.sweepBlobs() }
-        guard stop == nil else { return (report, stop) }
         for collection in targets where !collection.isLocalOnly {
             for field in collection.blobFields where field.download == .eager {
                 var after = ""
@@ -166,12 +162,12 @@ extension SyncEngine {
                         } catch let error as OfflineStoreError where error.code == .notFound || error.code == .badResponse {
                             continue  // not uploaded yet, or replaced meanwhile: a later refresh or access gets it
                         } catch {
-                            return (report, OfflineStoreError.sync(error))
+                            return OfflineStoreError.sync(error)
                         }
                     }
                 }
             }
         }
-        return (report, nil)
+        return nil
     }
 }

@@ -3,6 +3,7 @@ import GRDB
 extension SyncEngine {
     /// The backend, or `offline` when the store has none or was forced offline.
     func reachableBackend(for collection: String) throws -> any Backend {
+        let backend = try connected("fetch \(collection) from", missing: .offline)
         if isForcedOffline { throw OfflineStoreError(.offline, "the store is set offline") }
         return backend
     }
@@ -57,6 +58,19 @@ extension SyncEngine {
                 throw OfflineStoreError.sync(error)
             }
         }
+    }
+
+    /// ``ObjectStore/search(_:query:syncChanges:progress:)``: after a flush when
+    /// `flushingFirst`, pulls the records matching `query` into the store.
+    func search(_ name: String, query: ServerQuery, flushingFirst: Bool,
+                progress: (@Sendable (SearchProgress) -> Void)?) async throws -> SearchResult {
+        let descriptor = try descriptor(of: name)
+        guard !descriptor.isLocalOnly else {
+            throw OfflineStoreError(.invalidOperation, "\(name) is local-only: it has no server to search")
+        }
+        try query.validate()
+        if flushingFirst { _ = try await flush(honouringRetryDelays: SyncContext.insideAutoSyncAction) }
+        return try await pullMatching(query, into: descriptor, progress: progress)
     }
 
     /// Pulls every server record matching `query` into the store, page by page (one

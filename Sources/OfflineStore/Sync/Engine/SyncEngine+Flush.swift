@@ -3,59 +3,78 @@ import GRDB
 
 extension SyncEngine {
     /// Pushes the queue in FIFO order, batching where the backend allows; the rules are in
-    /// ``FlushPlan`` (what goes in the next batch), ``FlushRun`` (the run's steps) and
-    /// ``PushAnswer`` (what an answer means). Returns the report and the error that stopped
+    /// ``FlushPlan`` (what goes in the next batch), ``FlushStateMachine`` (the run's steps) and
+    /// ``PushOutcomeRule`` (what an answer means). Returns the report and the error that stopped
     /// the run early, if any; runs under the sync lock (the caller holds it).
-    func runFlush(_ run: SyncRun) async throws -> (SyncReport, OfflineStoreError?) {
+    func runFlush(_ context: SyncContext) async throws -> (SyncReport, OfflineStoreError?) {
         var report = SyncReport()
-        if isForcedOffline {
-            return (try finish(report), OfflineStoreError(.offline, "the store is set offline"))
-        }
+        let stop = try await pushQueue(context, report: &report)
+        return (try finish(report), stop)
+    }
+
+    /// The flush loop; returns the error that stopped it early, if any.
+    private func pushQueue(_ context: SyncContext, report: inout SyncReport) async throws -> OfflineStoreError? {
+        if isForcedOffline { return OfflineStoreError(.offline, "the store is set offline") }
         try write("preparing the queue") { db in
             // Creates a killed process had on the wire may still arrive: they are watched first.
             if watchesLateWrites { try LateWriteTable.watchInFlight(at: configuration.now(), in: db) }
             try QueueTable.recoverInFlight(db)
         }
-        runtime.deferredRetries.withLock { $0.removeAll() }
-        var flush = FlushRun()
+        deferredRetries.withLock { $0.removeAll() }
+        var flush = FlushStateMachine()
         var refreshedForLostCreates: Set<String> = []
         while true {
-            if isForcedOffline { return (try finish(report), OfflineStoreError(.offline, "the store was set offline")) }
-            if let cancelled = SyncCancellation.check("the flush") { return (try finish(report), cancelled) }
-            let held = try flushHolds(run)
+            if isForcedOffline { return OfflineStoreError(.offline, "the store was set offline") }
+            if let cancelled = SyncCancellation.check("the flush") { return cancelled }
+            let held = try flushHolds(context)
             report.heldBack = held.associations
-            let skipping = flush.exhausted.union(held.seqs)
-            let batch = try read("reading the queue") { db in
-                try FlushQueue.nextBatch(db, maxSize: flush.batchLimit, skipping: skipping)
-            }
+            let batch = try nextBatch(maxSize: flush.batchLimit, skipping: flush.exhausted.union(held.seqs))
             switch flush.next(for: batch) {
             case .uploadBlobs:
-                if let stop = try await uploadPendingBlobs(report: &report) { return (try finish(report), stop) }
-                return (try finish(report), nil)
+                return try await uploadPendingBlobs(report: &report)
             case .askCapabilities:
                 // The server is asked for its batch size only when there is something to send.
                 do { flush.learnedBatchLimit(try await backend.capabilities().maxBatchSize) } catch {
-                    return (try finish(report), SyncCancellation.stop(for: error, "the flush"))
+                    return SyncCancellation.stop(for: error, "the flush")
                 }
             case .prepare(let collection):
                 do { try await backend.prepare(collection: collection) } catch {
-                    return (try finish(report), SyncCancellation.stop(for: error, "the flush"))
+                    return SyncCancellation.stop(for: error, "the flush")
                 }
                 flush.didPrepare(collection)
             case .send(let batch):
-                if let cancelled = SyncCancellation.check("the flush") { return (try finish(report), cancelled) }
+                if let cancelled = SyncCancellation.check("the flush") { return cancelled }
                 if let name = LostCreateRule.collectionToRefresh(before: batch, refreshes: backend.refreshesBeforeResendingCreates,
                                                                  refreshed: refreshedForLostCreates) {
                     // A record the lost create made is adopted as its answer; the batch is read again.
                     refreshedForLostCreates.insert(name)
-                    do { try await refresh(try descriptor(of: name), full: false, report: &report, run: run) } catch {
-                        return (try finish(report), SyncCancellation.stop(for: error, "the flush"))
+                    do { try await refresh(try descriptor(of: name), full: false, report: &report, context: context) } catch {
+                        return SyncCancellation.stop(for: error, "the flush")
                     }
                     continue
                 }
-                if let stop = try await send(batch, flush: &flush, run: run, report: &report) {
-                    return (try finish(report), stop)
-                }
+                if let stop = try await send(batch, flush: &flush, context: context, report: &report) { return stop }
+            }
+        }
+    }
+
+    /// The next batch to send (``FlushPlan``), reading the queue in FIFO pages only as far
+    /// as needed to decide it: sent entries leave the queue, so a flush of n entries reads
+    /// O(n) rows in all instead of the whole queue before every batch.
+    func nextBatch(maxSize: Int, skipping skipped: Set<Int64>) throws -> [QueueEntry] {
+        try read("reading the queue") { db in
+            var candidates: [FlushPlan.Candidate] = []
+            // A server may announce any batch limit (even Int.max): grow the page without overflowing.
+            var pageSize = max(32, maxSize.multipliedReportingOverflow(by: 2).overflow ? Int.max : maxSize * 2)
+            var after = Int64.min
+            while true {
+                let page = try FlushQueue.candidates(db, after: after, limit: pageSize)
+                candidates += page
+                let plan = FlushPlan.plan(candidates, maxSize: maxSize, skipping: skipped)
+                guard !plan.isDecided, page.count == pageSize, let last = page.last else { return plan.batch }
+                after = last.entry.seq
+                // A long held-back head costs O(n) per batch, as a whole read would.
+                pageSize = pageSize.multipliedReportingOverflow(by: 2).overflow ? Int.max : pageSize * 2
             }
         }
     }
@@ -63,7 +82,7 @@ extension SyncEngine {
     /// Marks a batch in flight, sends it, and applies the answers in one transaction;
     /// the app hears of conflicts and rejections after it committed.
     /// - Returns: the error that stops the run, if any.
-    private func send(_ batch: [QueueEntry], flush: inout FlushRun, run: SyncRun,
+    private func send(_ batch: [QueueEntry], flush: inout FlushStateMachine, context: SyncContext,
                       report: inout SyncReport) async throws -> OfflineStoreError? {
         guard let collection = batch.first?.collection else { return nil }
         let described = try? descriptor(of: collection)
@@ -100,18 +119,13 @@ extension SyncEngine {
             }
         }
         try deliver(notices, report: &report)
-        reportPushProgress(collection, answered: sent.count, run: run)
+        reportPushProgress(collection, answered: sent.count, context: context)
         return stop
     }
 
-    /// Pushes the queue for an immediate write; returns the error that stopped it early.
-    func flushForImmediateWrite() async throws -> OfflineStoreError? {
-        try await withSyncLock { try await runFlush(.immediateWrite) }.1
-    }
-
     /// Reports answered entries of a pushed batch.
-    func reportPushProgress(_ collection: String, answered: Int, run: SyncRun) {
-        guard let counter = run.progress else { return }
+    func reportPushProgress(_ collection: String, answered: Int, context: SyncContext) {
+        guard let counter = context.progress else { return }
         let waiting = { [self] in
             try? read("counting the queue") { db in try QueueTable.waitingCount(db, collection: collection) }
         }
@@ -135,10 +149,10 @@ extension SyncEngine {
     ///
     /// The association check needs the whole queue, so it reads it only when a registered
     /// collection declares associations with the backend; otherwise the flush pages the
-    /// queue (`FlushQueue.nextBatch`) and never reads it whole.
-    func flushHolds(_ run: SyncRun) throws -> (seqs: Set<Int64>, associations: Int) {
-        var seqs = runtime.deferredRetries.withLock { $0 }
-        if run.honoursRetryDelays {
+    /// queue (``nextBatch(maxSize:skipping:)``) and never reads it whole.
+    func flushHolds(_ context: SyncContext) throws -> (seqs: Set<Int64>, associations: Int) {
+        var seqs = deferredRetries.withLock { $0 }
+        if context.honoursRetryDelays {
             seqs.formUnion(try read("reading held-back entries") { db in try QueueTable.notDue(db, at: configuration.now()) })
         }
         guard collections.names.contains(where: { !backend.associations(of: $0).isEmpty }) else { return (seqs, 0) }

@@ -51,7 +51,7 @@ struct UnansweredCreate {
     /// The unanswered creates of a collection whose ids the server assigns (none elsewhere).
     static func all(in collection: String, backend: any Backend, db: Database) throws -> [UnansweredCreate] {
         guard backend.assignsIDs(in: collection) else { return [] }
-        return try QueueTable.unansweredCreates(db, collection: collection).compactMap { entry in
+        return try QueueTable.entries(db, .unansweredCreates(collection: collection)).compactMap { entry in
             guard let text = entry.sentData else { return nil }
             return UnansweredCreate(seq: entry.seq, sent: try JSONValue(parsing: text), sentRev: entry.sentRev ?? 0)
         }

@@ -3,7 +3,7 @@ import GRDB
 
 extension SyncEngine {
     /// Applies the server's answer to one sent entry, inside the caller's transaction, as
-    /// ``PushAnswer`` decides. Returns an error when the answer says to stop the flush (retry later).
+    /// ``PushOutcomeRule`` decides. Returns an error when the answer says to stop the flush (retry later).
     func applyPushOutcome(_ outcome: PushOutcome, of sent: SentEntry, policy: ConflictPolicy,
                           report: inout SyncReport, notices: inout AppNotices, in db: Database) throws -> OfflineStoreError? {
         let entry = sent.entry
@@ -11,7 +11,7 @@ extension SyncEngine {
             try QueueTable.remove(db, seq: entry.seq)
             return nil
         }
-        let answer = PushAnswer.decide(outcome, sent: sent.operation.data)
+        let answer = PushOutcomeRule.decide(outcome, sent: sent.operation.data)
         if answer.isPushed { report.pushed += 1 }
         switch answer {
         case .applied(let record, let version):

@@ -9,27 +9,34 @@ extension SyncEngine {
     /// their stored cursors, page by page, in chunked transactions; runs under the sync
     /// lock (the caller holds it). A cursor advances only with the page it belongs to, in
     /// the same transaction as its last change.
-    func runRefresh(collections names: [String]?, full: Bool, _ run: SyncRun) async throws -> (SyncReport, OfflineStoreError?) {
+    func runRefresh(collections names: [String]?, full: Bool, _ context: SyncContext) async throws -> (SyncReport, OfflineStoreError?) {
         var report = SyncReport()
         if isForcedOffline { return (try finish(report), OfflineStoreError(.offline, "the store is set offline")) }
         let targets = try (names?.map { try descriptor(of: $0) } ?? collections.all).filter { !$0.isLocalOnly }
+        var stop = await pull(targets, full: full, report: &report, context)
+        if stop == nil { stop = try await downloadEagerBlobs(of: targets, report: &report) }
+        return (try finish(report), stop)
+    }
+
+    /// Pulls each collection in turn; returns the error that stopped the run early, if any.
+    private func pull(_ targets: [CollectionDescriptor], full: Bool, report: inout SyncReport,
+                      _ context: SyncContext) async -> OfflineStoreError? {
         for collection in targets {
-            if let cancelled = SyncCancellation.check("the refresh") { return (try finish(report), cancelled) }
+            if let cancelled = SyncCancellation.check("the refresh") { return cancelled }
             do {
-                try await refresh(collection, full: full, report: &report, run: run)
+                try await refresh(collection, full: full, report: &report, context: context)
             } catch {
-                return (try finish(report), SyncCancellation.stop(for: error, "the refresh"))
+                return SyncCancellation.stop(for: error, "the refresh")
             }
         }
-        if let cancelled = SyncCancellation.check("the refresh") { return (try finish(report), cancelled) }
-        return try await downloadEagerBlobs((try finish(report), nil), collections: targets)
+        return SyncCancellation.check("the refresh")
     }
 
     /// Pulls one collection: first what a changed scope still has to pull, then the changes
     /// since the cursor (of the records in its scope), then, for a scoped collection, the
     /// records that left the scope. The backend prepares the collection alongside the first
     /// request (``pullPages``).
-    func refresh(_ collection: CollectionDescriptor, full: Bool, report: inout SyncReport, run: SyncRun) async throws {
+    func refresh(_ collection: CollectionDescriptor, full: Bool, report: inout SyncReport, context: SyncContext) async throws {
         let scope = collection.syncScope.flatMap { $0.terms.isEmpty ? nil : $0 }
         // One read: the cursor, a pending scope catch-up, (scoped only) whether anything local
         // could have left the scope, and (pulling from the beginning only) whether a deletion
@@ -53,7 +60,7 @@ extension SyncEngine {
             for query in queries {
                 try await pullPages(collection, since: nil, scope: query, storingCursor: false, collectingIDs: false,
                                     includingDeletions: true, preparing: preparing, pulledBefore: pulledBefore,
-                                    report: &report, run: run)
+                                    report: &report, context: context)
                 preparing = false
             }
         case nil: break
@@ -65,9 +72,9 @@ extension SyncEngine {
         let pulled = try await pullPages(collection, since: cursor, scope: scope, storingCursor: true,
                                          collectingIDs: (scope != nil && hadObjects) || sweeping,
                                          includingDeletions: cursor != nil || holdsServerCopies, preparing: preparing,
-                                         pulledBefore: pulledBefore, report: &report, run: run)
+                                         pulledBefore: pulledBefore, report: &report, context: context)
         if let scope, hadObjects {
-            try await removeDepartures(collection, scope: scope, since: departuresSince, delivered: pulled.ids, report: &report)
+            try await pullDepartures(collection, scope: scope, since: departuresSince, delivered: pulled.ids, report: &report)
         }
         if catchUp != nil {
             try write("recording the scope catch-up of \(collection.name)") { db in
@@ -94,7 +101,7 @@ extension SyncEngine {
     private func pullPages(_ collection: CollectionDescriptor, since cursor: String?, scope: ServerQuery?,
                            storingCursor: Bool, collectingIDs: Bool, includingDeletions: Bool,
                            preparing: Bool, pulledBefore: Bool, report: inout SyncReport,
-                           run: SyncRun) async throws -> (count: Int, ids: Set<String>) {
+                           context: SyncContext) async throws -> (count: Int, ids: Set<String>) {
         let backend = self.backend, name = collection.name
         @Sendable func fetch(_ continuation: PullContinuation?) async throws -> PullPage {
             // Cancelled: stop between pages; every page already applied stays applied
@@ -112,7 +119,7 @@ extension SyncEngine {
             async let following: PullPage? = next == nil ? nil : fetch(next)
             if !storingCursor { page.cursor = nil }
             try apply(page, to: collection, report: &report)
-            reportPullProgress(name, page: page, run: run)
+            reportPullProgress(name, page: page, context: context)
             count += page.changes.count
             if collectingIDs { for change in page.changes { ids.insert(change.id) } }
             guard let nextPage = try await following else { break }
@@ -158,7 +165,7 @@ extension SyncEngine {
     /// Removes the local copies of records that changed since `cursor` and no longer match
     /// `scope` (``ScopeRule``): a light pull of ids and the scope's fields finds them.
     /// Tombstones are applied as deletions; records the scoped pull just brought stay.
-    private func removeDepartures(_ collection: CollectionDescriptor, scope: ServerQuery, since cursor: String?,
+    private func pullDepartures(_ collection: CollectionDescriptor, scope: ServerQuery, since cursor: String?,
                                   delivered: Set<String>, report: inout SyncReport) async throws {
         let fields = Array(Set(scope.terms.map(\.field))).sorted()
         var continuation: PullContinuation?
@@ -172,18 +179,10 @@ extension SyncEngine {
             }
             if !departed.isEmpty {
                 let reasons = ChangeReasons()
-                var removed = 0
-                try write("removing objects of \(collection.name) that left its scope", reasons: reasons) { db in
-                    for change in departed {
-                        guard let row = try ObjectRow.fetch(db, collection: collection.name, id: change.id) else { continue }
-                        let queued = try QueueTable.hasEntries(db, collection: collection.name, id: change.id)
-                        guard ScopeRule.departure(of: row, queued: queued) == .remove else { continue }
-                        try KeyedRows.removeObject(db, collection: collection.name, id: change.id)
-                        reasons.byObject[ObjectKey(collection: collection.name, id: change.id)] = .leftScope
-                        removed += 1
-                    }
+                report.leftScope += try write("removing objects of \(collection.name) that left its scope", reasons: reasons) { db in
+                    let rows = try departed.compactMap { try ObjectRow.fetch(db, collection: collection.name, id: $0.id) }
+                    return try removeDepartures(rows, collection: collection.name, in: db, reasons: reasons)
                 }
-                report.leftScope += removed
             }
             continuation = page.next
         } while continuation != nil
@@ -195,8 +194,8 @@ extension SyncEngine {
     }
 
     /// Reports a pulled page.
-    func reportPullProgress(_ collection: String, page: PullPage, run: SyncRun) {
-        guard let counter = run.progress else { return }
+    func reportPullProgress(_ collection: String, page: PullPage, context: SyncContext) {
+        guard let counter = context.progress else { return }
         emit(.progress(counter.advance(collection, .pull, by: page.changes.count, total: { page.total })))
     }
 
@@ -300,5 +299,12 @@ extension SyncEngine {
         throw OfflineStoreError(.serverLostData,
             "the server has no records in \(collection) but this store holds \(known) object(s) it synced: the server "
             + "lost its data or the collection was deleted; local data is kept (push it again, or resyncFromServer)")
+    }
+}
+
+extension EvictionGuard {
+    /// Protects the objects of a refresh chunk (built only when eviction runs).
+    init(_ changes: ArraySlice<RemoteChange>, in collection: String) {
+        self.init(collection: collection, ids: Set(changes.lazy.map(\.id)))
     }
 }

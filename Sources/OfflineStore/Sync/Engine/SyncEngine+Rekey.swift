@@ -37,11 +37,9 @@ extension SyncEngine {
             }
             try existing.delete(db)
         }
-        try KeyedRows.renameObject(db, collection: collection, from: oldID, to: newID)
+        try ObjectKeyedTables.renameObject(db, collection: collection, from: oldID, to: newID)
         row.id = newID
-        row.local = row.local.map { Rekey.replacing(field: "id", oldID, with: newID, in: $0) }
-        row.base = row.base.map { Rekey.replacing(field: "id", oldID, with: newID, in: $0) }
-        row.persistent = row.persistent.map { Rekey.replacing(field: "id", oldID, with: newID, in: $0) }
+        Rekey.replace(field: "id", oldID, with: newID, inCopiesOf: &row)
         try row.save(db)
         try moveKeyedRows(of: collection, from: oldID, to: newID, replacingTarget: true, in: db)
         let moved = QueueEntry(
@@ -64,11 +62,11 @@ extension SyncEngine {
         try QueueTable.moveObject(db, collection: collection, from: oldID, to: newID)
         try LateWriteTable.moveObject(collection: collection, from: oldID, to: newID, in: db)
         try Rekey.rewritePayloads(db, collection: collection, objectID: newID, field: "id", from: oldID, to: newID)
-        try KeyedRows.moveUsageAndBlobs(db, collection: collection, from: oldID, to: newID, replacingTarget: replacingTarget)
+        try ObjectKeyedTables.moveUsageAndBlobs(db, collection: collection, from: oldID, to: newID, replacingTarget: replacingTarget)
         for (referencing, field) in referencingFields(of: collection) {
             try Rekey.rewriteReferences(db, collection: referencing, field: field, from: oldID, to: newID)
         }
-        try KeyedRows.recordAlias(db, collection: collection, temporaryID: oldID, serverID: newID)
+        try ObjectKeyedTables.recordAlias(db, collection: collection, temporaryID: oldID, serverID: newID)
     }
 
     /// Every (collection, field) whose association points at `target`, over the registered collections.
@@ -88,15 +86,22 @@ enum Rekey {
         return .object(members)
     }
 
+    /// Sets `field` to `new` in each copy of the row (local, base, persistent) that holds `old`;
+    /// returns whether any copy changed.
+    @discardableResult
+    static func replace(field: String, _ old: String, with new: String, inCopiesOf row: inout ObjectRow) -> Bool {
+        let before = (row.local, row.base, row.persistent)
+        row.local = row.local.map { replacing(field: field, old, with: new, in: $0) }
+        row.base = row.base.map { replacing(field: field, old, with: new, in: $0) }
+        row.persistent = row.persistent.map { replacing(field: field, old, with: new, in: $0) }
+        return (row.local, row.base, row.persistent) != before
+    }
+
     /// Points `field` of every object of `collection` that holds `old` at `new`: all copies and queued payloads.
     static func rewriteReferences(_ db: Database, collection: String, field: String, from old: String, to new: String) throws {
         // The temporary id is a UUID: a substring test finds the candidates, the JSON check decides.
-        for var row in try KeyedRows.objects(db, in: collection, containing: old) {
-            let before = (row.local, row.base, row.persistent)
-            row.local = row.local.map { replacing(field: field, old, with: new, in: $0) }
-            row.base = row.base.map { replacing(field: field, old, with: new, in: $0) }
-            row.persistent = row.persistent.map { replacing(field: field, old, with: new, in: $0) }
-            guard (row.local, row.base, row.persistent) != before else { continue }
+        for var row in try ObjectKeyedTables.objects(db, in: collection, containing: old) {
+            guard replace(field: field, old, with: new, inCopiesOf: &row) else { continue }
             try row.save(db)
             try rewritePayloads(db, collection: collection, objectID: row.id, field: field, from: old, to: new)
         }

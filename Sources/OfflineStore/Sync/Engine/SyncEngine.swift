@@ -1,32 +1,56 @@
 import Foundation
 import GRDB
 
-/// The sync engine: flush, refresh, conflict settlement, re-keying, own-write recognition
-/// and blob transfer, between the local store and one backend.
+/// The sync engine: everything between the local store and the server, and the store's
+/// sync state — flush, refresh and sync (with their events), conflict settlement,
+/// re-keying, own-write recognition, blob transfer, fetch and search, the resets, and what
+/// a changed sync scope means when a collection is registered.
 ///
-/// The engine decides with pure rules (``FlushPlan``, ``FlushRun``, ``PushAnswer``,
-/// ``RemoteChangeRule``, ``ConflictRule``, ``QueueLifecycle``), writes through the
-/// ``LocalStore`` (which alone holds SQL and transactions), and tells the app afterwards:
-/// sync events, the failed-entry handler and a custom conflict resolver are called only
-/// after the transaction that found them committed (``AppNotices``).
+/// The engine decides with pure rules (``FlushPlan``, ``FlushStateMachine``,
+/// ``PushOutcomeRule``, ``RemoteChangeRule``, ``ConflictRule``, ``QueueTransition``,
+/// ``ScopeRule``), writes through the ``LocalStore`` (which alone holds SQL and
+/// transactions), and tells the app afterwards: sync events, the failed-entry handler and
+/// a custom conflict resolver are called only after the transaction that found them
+/// committed (``AppNotices``).
 ///
-/// One run at a time per store file (``SyncLock``). The ``ObjectStore`` facade composes it.
+/// One run at a time per store file: every run and every reset holds the ``SyncLock``
+/// (``withSyncLock(_:)``). A store without a backend has an engine too (its resets and
+/// scopes are local); its runs fail with `configuration`, its fetches with `offline`
+/// (``connected(_:missing:)``). The ``ObjectStore`` facade and the ``EditEngine`` (for
+/// the push of immediate mode) call it.
 final class SyncEngine: Sendable {
     let local: LocalStore
-    let backend: any Backend
+    /// The server; nil for a store without a backend.
+    let server: (any Backend)?
     let configuration: ObjectStore.Configuration
-    let runtime: StoreRuntime
+    let observers: StoreObservers
     let lock: SyncLock
     let connectivity: Connectivity
+    /// Entries the failed-entry handler chose to retry: sent again by the next flush, not this one.
+    let deferredRetries = Locked(Set<Int64>())
 
-    init(local: LocalStore, backend: any Backend, configuration: ObjectStore.Configuration,
-         runtime: StoreRuntime, lock: SyncLock, connectivity: Connectivity) {
+    init(local: LocalStore, server: (any Backend)?, configuration: ObjectStore.Configuration,
+         observers: StoreObservers, lock: SyncLock, connectivity: Connectivity) {
         self.local = local
-        self.backend = backend
+        self.server = server
         self.configuration = configuration
-        self.runtime = runtime
+        self.observers = observers
         self.lock = lock
         self.connectivity = connectivity
+    }
+
+    /// The server of a run: the steps below a run's entry point (which checked
+    /// ``connected(_:missing:)`` first) only run on a store that has one.
+    var backend: any Backend {
+        guard let server else { preconditionFailure("a sync step ran on a store without a backend") }
+        return server
+    }
+
+    /// The backend, or `code` (by default `configuration`) saying the store has none to `purpose`.
+    @discardableResult
+    func connected(_ purpose: String, missing code: OfflineStoreError.Code = .configuration) throws -> any Backend {
+        guard let server else { throw OfflineStoreError(code, "the store has no backend to \(purpose)") }
+        return server
     }
 
     /// The registered collections.
@@ -49,19 +73,19 @@ final class SyncEngine: Sendable {
 
     /// Sends an event to every subscriber (never inside a transaction).
     func emit(_ event: SyncEvent) {
-        runtime.events.send(event)
+        observers.events.send(event)
     }
 
-    /// Runs a flush, refresh, sync or reset holding the sync lock (``SyncLock``). Cancelled
-    /// while waiting for another process's run, it throws `cancelled` with what is left.
+    /// Runs a flush, refresh, sync, fetch or reset holding the sync lock (``SyncLock``).
+    /// Cancelled while waiting for another process's run, it throws `cancelled` with what is left.
     func withSyncLock<T: Sendable>(_ body: () async throws -> T) async throws -> T {
         try await lock.withLock(whenCancelledWaiting: { (try? finish(SyncReport())) ?? SyncReport() }, body)
     }
 
-    /// Fills the report's "left" counts from the store; the held-back count adds to
-    /// the entries the flush held for their associations.
+    /// The report with its "left" counts (conflicts, failed, pending, held back) read from
+    /// the store; the held-back count adds to the entries a flush held for their associations.
     func finish(_ report: SyncReport) throws -> SyncReport {
-        let left = try local.leftReport()
+        let left = try read("counting what is left") { db in try QueueTable.leftCounts(db) }
         var report = report
         report.conflicts = left.conflicts
         report.failed = left.failed
@@ -77,13 +101,18 @@ final class SyncEngine: Sendable {
     }
 }
 
-/// How one sync run goes, passed down explicitly from the call that started it.
-struct SyncRun: Sendable {
+/// What the call that started a flush or refresh wants of it, passed down explicitly.
+struct SyncContext: Sendable {
     /// Counts the run's progress for its events; nil for the flush of an immediate write.
     var progress: ProgressCounter?
     /// Whether entries whose retry delay has not come are skipped (AutoSync's runs).
     var honoursRetryDelays = false
 
     /// The flush an immediate write starts: no events, every entry due.
-    static let immediateWrite = SyncRun(progress: nil, honoursRetryDelays: false)
+    static let immediateWrite = SyncContext(progress: nil, honoursRetryDelays: false)
+
+    /// Set while an ``AutoSync`` custom action runs: the public `flush()` and `sync()` it
+    /// calls honour retry delays, as AutoSync's own runs do. Read only at that public
+    /// boundary; below it the choice travels as ``honoursRetryDelays``.
+    @TaskLocal static var insideAutoSyncAction = false
 }

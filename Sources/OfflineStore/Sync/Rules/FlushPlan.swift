@@ -10,13 +10,9 @@ struct FlushPlan {
         let objectState: SyncState?
     }
 
-    static func nextBatch(_ candidates: [Candidate], maxSize: Int, skipping skipped: Set<Int64> = []) -> [QueueEntry] {
-        plan(candidates, maxSize: maxSize, skipping: skipped).batch
-    }
-
     /// The next batch, and whether it is decided by these candidates alone: true when it
     /// is full or stopped at another collection, so later queue entries cannot change it.
-    /// A flush reads the queue page by page until the batch is decided (`FlushQueue.nextBatch`).
+    /// A flush reads the queue page by page until the batch is decided (`SyncEngine.nextBatch`).
     static func plan(_ candidates: [Candidate], maxSize: Int, skipping skipped: Set<Int64> = []) -> (batch: [QueueEntry], isDecided: Bool) {
         var blockedObjects = Set<ObjectKey>()
         var batch: [QueueEntry] = []
@@ -35,9 +31,4 @@ struct FlushPlan {
         }
         return (batch, false)
     }
-}
-
-struct ObjectKey: Hashable, Sendable {
-    let collection: String
-    let id: String
 }

@@ -1,0 +1,81 @@
+import GRDB
+
+/// Immediate mode (Docs/Policies.md, "Write modes"): the edit commits locally first, so it
+/// is durable whatever the network does, then the sync engine pushes the queue at once.
+extension EditEngine {
+    /// Commits the edit, pushes the queue, and answers as the server did: the object as it
+    /// now is when nothing of it is left queued; otherwise the failure, after undoing an
+    /// online-only edit the server did not take (unless the object moved on meanwhile).
+    func editImmediately(_ edit: LocalEdit, of descriptor: CollectionDescriptor, policy: UpdatePolicy,
+                         alongside: ((Database) throws -> Void)?) async throws -> JSONValue? {
+        let name = descriptor.name, id = edit.objectID
+        let (snapshot, writtenRev) = try local.writeEdit("saving \(name)/\(id)") { db -> (ObjectSnapshot, Int64?) in
+            let before = try ObjectSnapshot.take(db, collection: name, id: id)
+            _ = try apply(edit, to: descriptor, in: db, isolation: .ownTransaction)
+            try alongside?(db)
+            return (before, try ObjectRow.fetch(db, collection: name, id: id)?.localRev)
+        }
+        let stop = try await sync.flushForImmediateWrite()
+        let (row, entries) = try local.read("reading \(name)/\(id)") { db in
+            // A create the server gave its own id is read under that id (the temporary one is gone).
+            let id = try ObjectKeyedTables.serverID(db, for: id, in: name) ?? id
+            return (try ObjectRow.fetch(db, collection: name, id: id), try QueueTable.entries(db, collection: name, id: id))
+        }
+        // The call succeeds only when the server applied the edit (nothing left queued).
+        let failure: OfflineStoreError
+        if let failed = entries.first(where: { $0.state == .failed }) {
+            failure = OfflineStoreError(.failedEntry, "the server rejected the \(failed.kind.rawValue) of \(name)/\(id)",
+                                        status: failed.status, body: failed.responseBody)
+        } else if row?.state == .conflicted {
+            // The conflict is kept for the app to resolve, whatever the update policy.
+            throw OfflineStoreError(.conflict, "\(name)/\(id) conflicts with the server's version; resolve it")
+        } else if !entries.isEmpty {
+            failure = stop ?? OfflineStoreError(.conflict, "the server did not confirm \(name)/\(id); the edit stays queued")
+        } else {
+            return row?.effective
+        }
+        if policy == .updateIfOnline {
+            guard try undo(snapshot, ifStillAt: writtenRev) else {
+                throw OfflineStoreError(failure.code, failure.message + "; the object changed meanwhile, so the edit stays queued",
+                                        status: failure.status, body: failure.body, retryAfter: failure.retryAfter)
+            }
+            throw failure
+        }
+        if failure.code == .offline { return row?.effective }  // durable and queued, as the policy says
+        throw failure
+    }
+
+    /// Puts the object and its queue entries back as they were before a failed online-only
+    /// edit, unless anything else touched the object meanwhile (another edit, or a server
+    /// answer applied): then nothing is undone and false is returned.
+    private func undo(_ snapshot: ObjectSnapshot, ifStillAt revision: Int64?) throws -> Bool {
+        try local.write("undoing an online-only edit") { db in
+            let current = try ObjectRow.fetch(db, collection: snapshot.collection, id: snapshot.id)
+            guard current?.localRev == revision, current?.persistent == snapshot.row?.persistent,
+                  current?.serverVersion == snapshot.row?.serverVersion else { return false }
+            try snapshot.restore(db)
+            return true
+        }
+    }
+}
+
+/// An object's row and queue entries as they were, to undo an edit that must not stay.
+struct ObjectSnapshot: Sendable {
+    let collection: String
+    let id: String
+    let row: ObjectRow?
+    /// The object's entries, with what each was sent with.
+    let entries: [QueueEntry]
+
+    static func take(_ db: Database, collection: String, id: String) throws -> ObjectSnapshot {
+        ObjectSnapshot(collection: collection, id: id, row: try ObjectRow.fetch(db, collection: collection, id: id),
+                       entries: try QueueTable.entries(db, collection: collection, id: id))
+    }
+
+    func restore(_ db: Database) throws {
+        try ObjectRow(collection: collection, id: id).delete(db)
+        try QueueTable.removeAll(db, collection: collection, id: id)
+        try row?.save(db)
+        try QueueTable.restore(entries, in: db)
+    }
+}

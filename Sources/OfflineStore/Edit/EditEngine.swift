@@ -1,0 +1,104 @@
+import Foundation
+import GRDB
+
+/// The local-edit engine: the app's edits, from the call to the committed object row and
+/// queue entry, beside the ``SyncEngine`` that sends them.
+///
+/// It owns the edit path: the write mode and update policy of each edit
+/// (Docs/Policies.md), its checks and its one transaction (``apply(_:to:in:isolation:)``:
+/// the object row and its queue entry with coalescing, ``QueueStep``), the edits of a
+/// ``LocalTransaction``, and immediate mode (commit locally, then have the sync engine
+/// push the queue, and undo an online-only edit the server did not take). It also applies
+/// the app's own decisions on queued edits: resolving a conflict, acting on a failed
+/// entry, cancelling an entry.
+///
+/// Given the ``LocalStore`` (which alone holds SQL and transactions) and the
+/// ``SyncEngine`` (for the push of immediate mode); the ``ObjectStore`` facade and the
+/// collection handles forward to it.
+final class EditEngine: Sendable {
+    let local: LocalStore
+    let sync: SyncEngine
+    let configuration: ObjectStore.Configuration
+    let connectivity: Connectivity
+    /// The server edits go to (its id rules, its reachability); nil for a store without a
+    /// backend (every edit queues).
+    let backend: (any Backend)?
+
+    init(local: LocalStore, sync: SyncEngine, configuration: ObjectStore.Configuration, connectivity: Connectivity) {
+        self.local = local
+        self.sync = sync
+        self.configuration = configuration
+        self.connectivity = connectivity
+        backend = sync.server
+    }
+
+    /// The local edit path's prepared statements.
+    var writerStatements: WriterStatements { local.writerStatements }
+
+    /// The update policy in force for a collection, given an optional per-call override.
+    func effectiveUpdatePolicy(_ collection: CollectionDescriptor, override: UpdatePolicy?) -> UpdatePolicy {
+        override ?? collection.updatePolicy ?? configuration.updatePolicy
+    }
+
+    /// Runs an app edit under the write mode and update policy (Docs/Policies.md); `alongside` runs in
+    /// the edit's transaction after the edit (e.g. a blob's row), so both commit or neither
+    /// (it must let its errors escape: see ``LocalStore/writeEdit(_:_:)``).
+    func edit(_ edit: LocalEdit, in name: String, policy override: UpdatePolicy?,
+              alongside: ((Database) throws -> Void)? = nil) async throws -> JSONValue? {
+        let descriptor = try local.collections.descriptor(of: name)
+        let policy = effectiveUpdatePolicy(descriptor, override: override)
+        let edit = try edit.withGeneratedID()
+        let commitLocally = { try self.local.writeEdit("saving \(name)/\(edit.objectID)") { db in
+            let result = try self.apply(edit, to: descriptor, in: db, isolation: .ownTransaction)
+            try alongside?(db)
+            return result
+        } }
+
+        if descriptor.isLocalOnly { return try commitLocally() }
+        guard backend != nil, !connectivity.isForcedOffline else {
+            if policy == .updateIfOnline { throw Self.offlineError(name) }
+            return try commitLocally()
+        }
+        if configuration.writeMode == .deferred {
+            if policy == .updateIfOnline, let error = Self.onlineOnlyError(await reachability(), collection: name) { throw error }
+            return try commitLocally()
+        }
+        return try await editImmediately(edit, of: descriptor, policy: policy, alongside: alongside)
+    }
+
+    private static func offlineError(_ collection: String) -> OfflineStoreError {
+        OfflineStoreError(.offline, "\(collection) updates only online and the server cannot be reached; nothing changed")
+    }
+
+    /// Pings the backend (offline without a backend or when forced offline).
+    func reachability() async -> Reachability {
+        guard let backend, !connectivity.isForcedOffline else { return .offline }
+        do {
+            try await backend.ping()
+            return .reachable
+        } catch let error as OfflineStoreError where error.code == .unauthorized {
+            return .unauthorized(error)
+        } catch {
+            return .offline
+        }
+    }
+
+    /// The error an online-only edit fails with, or nil when the server can take it.
+    static func onlineOnlyError(_ reachability: Reachability, collection: String) -> OfflineStoreError? {
+        switch reachability {
+        case .reachable: nil
+        case .offline: offlineError(collection)
+        case .unauthorized(let error):
+            OfflineStoreError(.unauthorized, "\(collection) updates only online and the server refused the credentials; nothing changed",
+                              status: error.status)
+        }
+    }
+}
+
+/// Whether the server answers, and whether it accepts the credentials.
+enum Reachability: Sendable, Equatable {
+    case reachable
+    case offline
+    /// The server answered but refused the credentials (401/403): it is reachable, the edit is not allowed.
+    case unauthorized(OfflineStoreError)
+}

@@ -1,0 +1,106 @@
+import Foundation
+
+/// The runs the app starts: `flush`, `refresh` and `sync` (flush, then refresh, under one
+/// hold of the sync lock), each with its `started` / `progress` / `finished` or `error`
+/// events (Docs/Observing.md).
+extension SyncEngine {
+    /// ``ObjectStore/flush()``; entries whose retry delay has not come are skipped when
+    /// `honouringRetryDelays` (AutoSync).
+    func flush(honouringRetryDelays: Bool) async throws -> SyncReport {
+        try await observed(.flush, honouringRetryDelays: honouringRetryDelays) { context in
+            try connected("flush to")
+            let (report, stop) = try await withSyncLock { try await runFlush(context) }
+            if let stop { throw stop.stoppingRun(after: report) }
+            return report
+        }
+    }
+
+    /// ``ObjectStore/refresh(collections:full:)``.
+    func refresh(collections: [String]?, full: Bool) async throws -> SyncReport {
+        try await observed(.refresh, honouringRetryDelays: false) { context in
+            try connected("refresh from")
+            let (report, stop) = try await withSyncLock { try await runRefresh(collections: collections, full: full, context) }
+            if let stop { throw stop.stoppingRun(after: report) }
+            try markSynced()
+            return report
+        }
+    }
+
+    /// ``ObjectStore/sync()``: the flush, then (unless it stopped early) the refresh, with
+    /// one report; the flush skips entries whose retry delay has not come when `honouringRetryDelays`.
+    func sync(honouringRetryDelays: Bool) async throws -> SyncReport {
+        try await observed(.sync, honouringRetryDelays: honouringRetryDelays) { context in
+            try connected("sync with")
+            var report = SyncReport()
+            let stop: OfflineStoreError? = try await withSyncLock {
+                let (pushed, flushStop) = try await runFlush(context)
+                report.absorb(pushed)
+                if let flushStop { return flushStop }
+                let (pulled, refreshStop) = try await runRefresh(collections: nil, full: false, context)
+                report.absorb(pulled)
+                return refreshStop
+            }
+            if let stop { throw stop.stoppingRun(after: report) }
+            try markSynced()
+            return report
+        }
+    }
+
+    /// ``ObjectStore/sync(within:clock:)``: a sync that stops at a safe point before `budget`
+    /// runs out (``SyncBudgetWatch``), and the watchdog that cancels it when the budget is spent.
+    func sync<C: Clock & Sendable>(within budget: Duration, clock: C) async throws -> BudgetedSyncReport
+    where C.Duration == Duration {
+        let start = clock.now
+        let watch = SyncBudgetWatch(budget: SyncBudget(budget), elapsed: { start.duration(to: clock.now) })
+        let work = Task {
+            try await SyncBudgetWatch.$current.withValue(watch) {
+                try await self.sync(honouringRetryDelays: SyncContext.insideAutoSyncAction)
+            }
+        }
+        // At the end of the budget, a run still waiting (for another process's sync) or
+        // still in a step is cancelled: it stops at its next safe point.
+        let watchdog = Task {
+            guard (try? await clock.sleep(until: start.advanced(by: budget), tolerance: nil)) != nil else { return }
+            watch.expire()
+            work.cancel()
+        }
+        let result = await withTaskCancellationHandler { await work.result } onCancel: { work.cancel() }
+        watchdog.cancel()
+        switch result {
+        case .success(let report):
+            return BudgetedSyncReport(report: report, stoppedAtBudget: false)
+        case .failure(let error as OfflineStoreError) where error.code == .cancelled && watch.stopped && !Task.isCancelled:
+            return BudgetedSyncReport(report: try error.report ?? finish(SyncReport()), stoppedAtBudget: true)
+        case .failure(let error):
+            throw error
+        }
+    }
+
+    /// Pushes the queue for an immediate write (no events); returns the error that stopped it early.
+    func flushForImmediateWrite() async throws -> OfflineStoreError? {
+        try await withSyncLock { try await runFlush(.immediateWrite) }.1
+    }
+
+    /// Runs a public flush/refresh/sync body with its `started` / `finished` / `error`
+    /// events (also when the store has no backend: the run then ends with its error) and
+    /// the run's progress counter.
+    private func observed(_ operation: SyncOperation, honouringRetryDelays: Bool,
+                          _ body: (SyncContext) async throws -> SyncReport) async throws -> SyncReport {
+        emit(.started(operation))
+        do {
+            let report = try await body(SyncContext(progress: ProgressCounter(), honoursRetryDelays: honouringRetryDelays))
+            emit(.finished(operation, report))
+            return report
+        } catch {
+            emit(.error(operation, OfflineStoreError.sync(error)))
+            throw error
+        }
+    }
+
+    /// When the last flush-and-refresh or refresh completed, or nil if never.
+    func lastSync() throws -> Date? {
+        try read("reading the last sync time") { db in
+            try MetaTable.value(forKey: MetaTable.lastSyncKey, in: db).flatMap(Double.init).map(Date.init(timeIntervalSince1970:))
+        }
+    }
+}

@@ -1,0 +1,76 @@
+import GRDB
+
+/// Registering a collection (``ObjectStore/register(_:)``): what the backend can hold, and
+/// what a changed sync scope means (Docs/Policies.md, "Sync scopes").
+extension SyncEngine {
+    /// Checks the definition, stores it and, in the same transaction, applies a change of
+    /// its sync scope; then the registry holds it. Later collections' registrations (model
+    /// migrations included) start here.
+    func register(_ descriptor: CollectionDescriptor) throws {
+        try descriptor.validateDefinition()
+        try checkBlobSupport(descriptor)
+        let reasons = ChangeReasons()
+        try local.write("registering collection \(descriptor.name)", origin: .server, reasons: reasons) { db in
+            let stored = try CollectionsTable.save(descriptor, in: db, statements: local.writerStatements)
+            // A newer schema version migrates the stored copies here, in this transaction; an older one is refused.
+            try CollectionVersions.register(descriptor, existed: stored != nil, in: db)
+            let newScope = StoredDescriptor(descriptor).syncScope
+            if let stored, stored.syncScope != newScope {
+                try changeScope(from: stored.syncScope, to: newScope, collection: descriptor.name, in: db, reasons: reasons)
+            }
+        }
+        collections.set(descriptor)
+    }
+
+    /// Refuses a collection with more blob fields than the backend stores per object.
+    ///
+    /// - Throws: ``OfflineStoreError/Code/configuration``.
+    private func checkBlobSupport(_ descriptor: CollectionDescriptor) throws {
+        guard !descriptor.isLocalOnly, let backend = server as? any BlobBackend,
+              let limit = backend.maxBlobFieldsPerObject, descriptor.blobFields.count > limit else { return }
+        throw OfflineStoreError(.configuration, "\(descriptor.name): the backend stores \(limit) blob field(s) per object, "
+            + "\(descriptor.blobFields.count) are declared")
+    }
+
+    /// A collection's sync scope changed, inside the registering transaction: records what the
+    /// next refresh must pull once (``ScopeRule/catchUp(from:to:)``) and removes the local
+    /// copies the new scope does not hold (``removeDepartures(_:collection:in:reasons:)``).
+    ///
+    /// - Returns: how many local copies were removed.
+    @discardableResult
+    func changeScope(from old: ServerQuery?, to new: ServerQuery?, collection: String, in db: Database,
+                     reasons: ChangeReasons) throws -> Int {
+        var catchUp = ScopeRule.catchUp(from: old, to: new)
+        // A catch-up still pending was computed for the scope in between: only a full pull covers both.
+        if try CollectionsTable.scopeCatchUp(of: collection, in: db) != nil { catchUp = .fullPull }
+        try CollectionsTable.setScopeCatchUp(catchUp, of: collection, in: db)
+        guard let new else { return 0 }
+        let departed = try ObjectRow.withServerCopy(db, in: collection).filter { !ScopeRule.contains(new, $0.persistent) }
+        return try removeDepartures(departed, collection: collection, in: db, reasons: reasons)
+    }
+
+    /// Removes the local copies of `rows`, records that left their collection's scope, as
+    /// ``ScopeRule/departure(of:queued:)`` says (``removeCopies(_:collection:reason:in:reasons:as:)``).
+    func removeDepartures(_ rows: [ObjectRow], collection: String, in db: Database, reasons: ChangeReasons) throws -> Int {
+        try Self.removeCopies(rows, collection: collection, reason: .leftScope, in: db, reasons: reasons,
+                              as: ScopeRule.departure(of:queued:))
+    }
+
+    /// Removes the local copies of `rows` whose server records are gone from the collection
+    /// (left its scope, or deleted without a tombstone), as `rule` decides from the row and
+    /// whether it has queue entries: those with nothing pending go (observers see them go
+    /// with `reason`); a pending edit, a failed entry or a conflict keeps its object. Inside
+    /// the caller's transaction; returns how many were removed.
+    static func removeCopies(_ rows: [ObjectRow], collection: String, reason: ObjectChange.Reason, in db: Database,
+                             reasons: ChangeReasons, as rule: (ObjectRow, _ queued: Bool) -> ScopeRule.Departure) throws -> Int {
+        var removed = 0
+        for row in rows {
+            let queued = try QueueTable.hasEntries(db, collection: collection, id: row.id)
+            guard rule(row, queued) == .remove else { continue }
+            try ObjectKeyedTables.removeObject(db, collection: collection, id: row.id)
+            reasons.byObject[ObjectKey(collection: collection, id: row.id)] = reason
+            removed += 1
+        }
+        return removed
+    }
+}

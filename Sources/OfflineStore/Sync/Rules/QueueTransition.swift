@@ -1,0 +1,52 @@
+/// The life of a queue entry: its states and the transitions allowed between them (pure).
+///
+/// ```text
+///            send               confirm (2xx, own write recognised)
+///  pending ───────▶ in-flight ──────────────────────────────────────▶ (removed)
+///     ▲  ◀──────────────┤ release (5xx, lost connection, cancelled), requeue (409/412), recover (crash)
+///     │                 │ reject (other 4xx)
+///     └──── retry ── failed ─── rollback / discard ──▶ (removed)
+/// ```
+/// ``QueueTable`` applies a transition only to an entry in one of its source states.
+enum QueueTransition: String, CaseIterable, Sendable {
+    /// Marked in flight and sent.
+    case send
+    /// Returned to the queue unanswered: a transport failure, a retry answer, a cancelled run.
+    case release
+    /// The server holds another version: back to pending while the conflict is settled.
+    case requeue
+    /// Left in flight by a crash: pending again at the next flush.
+    case recover
+    /// The server rejected it.
+    case reject
+    /// The server applied it, or a refresh recognised it as applied.
+    case confirm
+    /// The app (or its failed-entry handler) sends a rejected entry again.
+    case retry
+    /// A settled conflict resends the local copy in the entry's place.
+    case resend
+    /// The app cancels, rolls back or discards the object's edits.
+    case drop
+
+    /// The states the transition starts from.
+    var sources: Set<QueueEntry.State> {
+        switch self {
+        case .send: [.pending]
+        case .release, .requeue, .recover, .reject: [.inFlight]
+        case .confirm: [.inFlight, .pending]
+        case .retry: [.failed]
+        case .resend: [.pending, .inFlight, .failed]
+        case .drop: [.pending, .failed]
+        }
+    }
+
+    /// The state after the transition; nil when the entry leaves the queue.
+    var target: QueueEntry.State? {
+        switch self {
+        case .send: .inFlight
+        case .release, .requeue, .recover, .retry, .resend: .pending
+        case .reject: .failed
+        case .confirm, .drop: nil
+        }
+    }
+}
