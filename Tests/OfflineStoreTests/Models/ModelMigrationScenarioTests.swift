@@ -42,7 +42,7 @@ extension Models {
 
         /// A release-1 store: `a` synced then edited (queued), `b` in a conflict, `c` created
         /// offline (queued), `d` only ever read. Returns the store's path.
-        static func releaseOne(on server: any SyncHarness, in directory: ScenarioDirectory) async throws -> String {
+        static func releaseOne(on server: any SyncHarness, in directory: TemporaryDirectory) async throws -> String {
             let path = directory.path("store.sqlite")
             let store = try ObjectStore(path: path, configuration: deferred, backend: server.backend)
             try store.register(Release1.Todo.self)
@@ -64,7 +64,10 @@ extension Models {
         @Test(arguments: BackendKind.available)
         func anUpgradeMigratesEverythingAndPushesOnlyWhatWasEdited(_ kind: BackendKind) async throws {
             let server = try await Harness.make(kind)
-            let directory = try ScenarioDirectory()
+            try await withTemporaryDirectory { directory in try await upgrade(on: server, in: directory) }
+        }
+
+        func upgrade(on server: any SyncHarness, in directory: TemporaryDirectory) async throws {
             let path = try await Self.releaseOne(on: server, in: directory)
             let untouched = try await server.serverGet("todos", "d")
 
@@ -119,7 +122,10 @@ extension Models {
         @Test(arguments: BackendKind.available)
         func aDowngradeIsRefusedAndChangesNothing(_ kind: BackendKind) async throws {
             let server = try await Harness.make(kind)
-            let directory = try ScenarioDirectory()
+            try await withTemporaryDirectory { directory in try await downgrade(on: server, in: directory) }
+        }
+
+        func downgrade(on server: any SyncHarness, in directory: TemporaryDirectory) async throws {
             let path = try await Self.releaseOne(on: server, in: directory)
             do {
                 let store = try ObjectStore(path: path, configuration: Self.deferred, backend: server.backend)
