@@ -103,6 +103,10 @@ struct BenchMain {
             add(try await TypedModelBenchmarks.edits(count: 2_000, rounds: 5))
             add(try await TypedModelBenchmarks.reads(count: 20_000, rounds: 5))
         }
+        if o.wants("migration") {
+            progress("stored migration of 100k objects against one SQL UPDATE")
+            add(try await MigrationBenchmarks.storedMigration(count: 100_000, rounds: 2))
+        }
         if o.wants("ingest") { progress("refresh ingest"); add(try await RefreshBenchmarks.ingest(count: 200_000, rounds: 2)) }
         if o.wants("large") {
             let dir = try TemporaryDirectory("large")

@@ -91,6 +91,10 @@ public struct ModelCollection<M: SyncModel>: Sendable {
         do {
             return try decoder.decode(M.self, from: value)
         } catch let error as DecodingError {
+            // A record whose migration threw is reported with the migration's error.
+            if let failure = MigrationChain(version: M.schemaVersion, migrations: M.migrations).failure(of: value, collection: name) {
+                throw UndecodableRecord(collection: name, id: id, json: value, error: failure.decodingError)
+            }
             throw UndecodableRecord(collection: name, id: id, json: value, error: error)
         } catch {
             throw UndecodableRecord(collection: name, id: id, json: value,

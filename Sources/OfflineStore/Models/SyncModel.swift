@@ -39,6 +39,22 @@ public protocol SyncModel: Codable, Sendable, Identifiable where ID == String {
     /// static let renamedFields: [PartialKeyPath<Todo>: String] = [\.dueDate: "due_date"]
     /// ```
     static var renamedFields: [PartialKeyPath<Self>: String] { get }
+
+    /// The version of the model's stored shape; 1 (the default) until it evolves. Raise it
+    /// with each release that changes the shape, and say how in ``migrations``
+    /// (Docs/Models.md, "Evolving a model").
+    static var schemaVersion: Int { get }
+
+    /// How records of earlier versions become this one; empty by default.
+    ///
+    /// ```swift
+    /// static let schemaVersion = 3
+    /// static let migrations: [ModelMigration] = [
+    ///     .renameField("name", to: "title", in: 2),
+    ///     .addField("priority", default: 0, in: 3),
+    /// ]
+    /// ```
+    static var migrations: [ModelMigration] { get }
 }
 
 extension SyncModel {
@@ -47,6 +63,12 @@ extension SyncModel {
 
     /// No override: every stored name comes from the type's `Codable` implementation.
     public static var renamedFields: [PartialKeyPath<Self>: String] { [:] }
+
+    /// Version 1: the model has not evolved.
+    public static var schemaVersion: Int { 1 }
+
+    /// No migrations.
+    public static var migrations: [ModelMigration] { [] }
 
     /// The type's encoding options (its ``dateEncoding``), as its collection uses them.
     public static var coding: ModelCoding { ModelCoding(dateEncoding: dateEncoding) }

@@ -9,7 +9,7 @@ enum CollectionsTable {
     /// - Throws: ``OfflineStoreError/Code/corrupted`` for a definition that cannot be read.
     static func load(into registry: CollectionRegistry, from local: LocalStore) throws {
         let rows = try local.read("loading collections") { db in
-            try Row.fetchAll(db, sql: "SELECT name, descriptor FROM collections")
+            try Row.fetchAll(db, sql: "SELECT name, descriptor, schema_version FROM collections")
         }
         var loaded: [String: CollectionDescriptor] = [:]
         for row in rows {
@@ -19,6 +19,7 @@ enum CollectionsTable {
                 throw OfflineStoreError(.corrupted, "the definition of collection '\(name)' cannot be read")
             }
             loaded[name] = stored.descriptor(named: name)
+            loaded[name]?.schemaVersion = row["schema_version"]
         }
         registry.replaceAll(loaded)
         let readOnly = try local.read("loading collection access") { db in

@@ -108,6 +108,10 @@ enum StoreSchema {
             // preparation found; NULL until a sync prepared it (treated as read-write).
             try db.execute(sql: "ALTER TABLE collections ADD COLUMN access TEXT")
         }
+        migrator.registerMigration("v7-schema-versions") { db in
+            // The schema version each collection's stored copies are at (model evolution, CollectionVersions).
+            try db.execute(sql: "ALTER TABLE collections ADD COLUMN schema_version INTEGER NOT NULL DEFAULT 1")
+        }
         return migrator
     }
 }

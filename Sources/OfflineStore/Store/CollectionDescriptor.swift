@@ -28,6 +28,16 @@ public struct CollectionDescriptor: Sendable {
     /// Whether the collection holds data shared by every user of the device (the app
     /// partition; see ``partition``). Default false.
     var isAppShared = false
+    /// The version of the shape of the collection's records; 1 unless it evolved. Registering
+    /// a higher version than the store holds migrates the stored copies with ``migrations``;
+    /// a lower one is refused with ``OfflineStoreError/Code/modelTooNew`` (Docs/Models.md,
+    /// "Evolving a model"). A model's collection takes ``SyncModel/schemaVersion``.
+    public var schemaVersion = 1
+    /// The steps from one version to the next (``ModelMigration``), each leading to a version
+    /// in 2…``schemaVersion``; empty by default. Like a custom conflict resolver they live in
+    /// memory: register the collection again after reopening, so records that arrive from
+    /// the server are brought to the current shape too.
+    public var migrations: [ModelMigration] = []
 
     /// Describes a collection.
     public init(
@@ -60,6 +70,17 @@ public struct CollectionDescriptor: Sendable {
     /// Whether the collection has a fixed schema.
     public var hasFixedSchema: Bool { fields != nil }
 
+    /// This descriptor at `version`, with the steps that lead there (a model's collection).
+    func evolving(to version: Int, _ steps: [ModelMigration]) -> CollectionDescriptor {
+        var copy = self
+        copy.schemaVersion = version
+        copy.migrations = steps
+        return copy
+    }
+
+    /// The migration steps in the order they run.
+    var migrationChain: MigrationChain { MigrationChain(version: schemaVersion, migrations: migrations) }
+
     func validateDefinition() throws {
         guard !name.isEmpty, name.utf8.count <= 128, !name.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F })
         else { throw OfflineStoreError(.invalidOperation, "collection name must be 1–128 bytes without control characters") }
@@ -73,6 +94,7 @@ public struct CollectionDescriptor: Sendable {
             }
         }
         try validateBlobFields()
+        try MigrationChain.validate(version: schemaVersion, migrations: migrations, collection: name)
         if let syncScope {
             guard !isLocalOnly else {
                 throw OfflineStoreError(.invalidOperation, "\(name) is local-only: it has no server records to scope")

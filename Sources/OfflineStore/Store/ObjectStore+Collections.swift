@@ -10,9 +10,10 @@ extension ObjectStore {
     /// in sync: local copies the new scope does not hold are removed now (unless they have
     /// pending edits or a conflict; observers see them go with reason `leftScope`), and the
     /// next refresh pulls, once, the records the new scope adds (Docs/Policies.md, "Sync scopes").
+    /// A higher ``CollectionDescriptor/schemaVersion`` than the store's migrates every stored copy (Docs/Models.md).
     /// - Throws: ``OfflineStoreError`` `invalidFieldPath` for a bad field declaration,
     ///   `collectionExists` when the collection exists with different fields, `corrupted` when
-    ///   its stored definition cannot be read.
+    ///   its stored definition cannot be read, `modelTooNew` when the store holds a higher schema version.
     public func register(_ descriptor: CollectionDescriptor) throws {
         try syncEngine.register(descriptor)
     }
@@ -70,12 +71,12 @@ extension ObjectStore {
     /// - Throws: ``OfflineStoreError`` `collectionExists` when the name is registered with
     ///   another definition, `invalidOperation` or `invalidFieldPath` for a bad definition,
     ///   `configuration` when the model's field names cannot be read from its `Codable`
-    ///   implementation (the message names the field and what to change).
+    ///   implementation (the message names the field and what to change) or its migrations, `modelTooNew` (see above).
     public func register<M: SyncModel>(_ type: M.Type, fields: [FieldSchema]? = nil, localOnly: Bool = false,
                                        updatePolicy: UpdatePolicy? = nil, conflictPolicy: ConflictPolicy = .preserveConflict) throws {
         try ModelFields.check(M.self)
-        try register(CollectionDescriptor(M.collectionName, fields: fields, localOnly: localOnly,
-                                          updatePolicy: updatePolicy, conflictPolicy: conflictPolicy))
+        try register(CollectionDescriptor(M.collectionName, fields: fields, localOnly: localOnly, updatePolicy: updatePolicy,
+                                          conflictPolicy: conflictPolicy).evolving(to: M.schemaVersion, M.migrations))
     }
 
     /// The typed handle on a model's collection (register it first).

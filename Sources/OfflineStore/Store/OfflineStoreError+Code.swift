@@ -13,6 +13,7 @@ extension OfflineStoreError {
             case cancelled
             case undecodable
             case forbidden
+            case modelTooNew
         }
         let base: Base
         /// The code's name, e.g. "offline".
@@ -85,5 +86,10 @@ extension OfflineStoreError {
         /// another shape, or the model changed). The object stays stored, unchanged;
         /// ``OfflineStoreError/undecodableRecord`` holds its id, raw JSON and the `DecodingError`.
         public static let undecodable = Code(base: .undecodable)
+
+        /// A collection's stored copies are at a higher schema version than the one registered:
+        /// a newer release of the app migrated them (``CollectionDescriptor/schemaVersion``,
+        /// ``SyncModel/schemaVersion``). Nothing was changed.
+        public static let modelTooNew = Code(base: .modelTooNew)
     }
 }

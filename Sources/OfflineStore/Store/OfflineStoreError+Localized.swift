@@ -57,6 +57,7 @@ extension OfflineStoreError.Code {
         case .serverLostData: "The server no longer has data this device synced."
         case .cancelled: "Syncing was stopped."
         case .undecodable: "An item could not be read by this version of the app."
+        case .modelTooNew: "This data was converted by a newer version of the app."
         }
     }
 
@@ -67,7 +68,7 @@ extension OfflineStoreError.Code {
             "Try again in a moment; your changes are kept on this device."
         case .server:
             "Try again later; your changes are kept on this device."
-        case .schemaTooNew:
+        case .schemaTooNew, .modelTooNew:
             "Update the app to its latest version."
         case .storage:
             "Check that the device has free space, then try again."

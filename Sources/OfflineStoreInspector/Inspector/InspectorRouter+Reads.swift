@@ -21,6 +21,7 @@ extension InspectorRouter {
                 "conflicted": InspectorShape.int(counts[.conflicted] ?? 0),
                 "failed": InspectorShape.int(counts[.failed] ?? 0),
                 "total": InspectorShape.int(counts.values.reduce(0, +)),
+                "schemaVersion": InspectorShape.int(descriptor.schemaVersion),
             ]
         }
         let failed = try store.queueCount(state: .failed)

@@ -23,10 +23,11 @@ extension InspectorPage {
             runButtons(o),
             h("h2", {}, "Collections"),
             h("table", { id: "collections" },
-              h("tr", {}, ["collection", "synced", "pending", "conflicted", "failed", "total", "policies"].map(t => h("th", {}, t))),
+              h("tr", {}, ["collection", "synced", "pending", "conflicted", "failed", "total", "schema", "policies"].map(t => h("th", {}, t))),
               o.collections.map(c => h("tr", { class: "collection-row", "data-name": c.name },
                 h("td", {}, h("a", { href: "#/c/" + enc(c.name) }, c.name)),
                 ["synced", "pending", "conflicted", "failed", "total"].map(k => h("td", { class: "num " + k }, c[k])),
+                h("td", { class: "num schema-version" }, "v" + c.schemaVersion),
                 h("td", { class: "muted" }, (c.localOnly ? "local-only; " : "") + "conflicts: " + c.conflictPolicy
                   + "; offline edits: " + c.updatePolicy)))));
         }

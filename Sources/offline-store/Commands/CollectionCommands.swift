@@ -70,6 +70,8 @@ extension OfflineStoreCommand.CollectionGroup {
                 // No scope option: an existing collection keeps its scope.
                 if !terms.isEmpty { descriptor.syncScope = ServerQuery(terms) }
                 else if !clearScope { descriptor.syncScope = try? session.store.descriptor(of: name).syncScope }
+                // An existing collection keeps its schema version (the CLI has no migrations to raise it).
+                if let existing = try? session.store.descriptor(of: name) { descriptor.schemaVersion = existing.schemaVersion }
                 try session.store.register(descriptor)
                 Output.line(Shape.collection(try session.store.descriptor(of: descriptor.name)))
             }
@@ -79,7 +81,7 @@ extension OfflineStoreCommand.CollectionGroup {
     struct List: StoreCommand {
         static let configuration = CommandConfiguration(
             abstract: "List the collections.",
-            discussion: #"Prints a JSON array of {"name","updatePolicy","conflictPolicy","localOnly"} (and "scope" when set), sorted by name."#)
+            discussion: #"Prints a JSON array of {"name","updatePolicy","conflictPolicy","localOnly","schemaVersion"} (and "scope" when set), sorted by name."#)
 
         @OptionGroup var global: GlobalOptions
 

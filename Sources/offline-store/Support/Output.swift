@@ -94,6 +94,7 @@ enum Shape {
             "updatePolicy": .string(UpdatePolicyArgument(descriptor.updatePolicy ?? .queueIfOffline).rawValue),
             "conflictPolicy": .string(descriptor.conflictPolicy.name),
             "localOnly": .bool(descriptor.isLocalOnly),
+            "schemaVersion": .int(Int64(descriptor.schemaVersion)),
         ]
         // Only a scoped collection has the key, so an unscoped one prints as it always did.
         if let scope = descriptor.syncScope { shape["scope"] = .array(scope.terms.map(scopeTerm)) }

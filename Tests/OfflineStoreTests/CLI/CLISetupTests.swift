@@ -68,14 +68,14 @@ struct CLISetupTests {
             let store = try await workspace.store().initialiseOffline(collections: [])
             let added = try await store.expect(0, "collection", "add", "todos", "--update-policy", "update-if-online",
                                                "--conflict-policy", "merge").json()
-            #expect(added == ["name": "todos", "updatePolicy": "update-if-online", "conflictPolicy": "merge", "localOnly": false])
+            #expect(added == ["name": "todos", "updatePolicy": "update-if-online", "conflictPolicy": "merge", "localOnly": false, "schemaVersion": 1])
             try await store.expect(0, "collection", "add", "drafts", "--local-only", "--conflict-policy", "client-wins")
             try await store.expect(0, "collection", "add", "notes")
             let list = try await store.expect(0, "collection", "list").json()
             #expect(list == [
-                ["name": "drafts", "updatePolicy": "queue-if-offline", "conflictPolicy": "client-wins", "localOnly": true],
-                ["name": "notes", "updatePolicy": "queue-if-offline", "conflictPolicy": "preserve", "localOnly": false],
-                ["name": "todos", "updatePolicy": "update-if-online", "conflictPolicy": "merge", "localOnly": false],
+                ["name": "drafts", "updatePolicy": "queue-if-offline", "conflictPolicy": "client-wins", "localOnly": true, "schemaVersion": 1],
+                ["name": "notes", "updatePolicy": "queue-if-offline", "conflictPolicy": "preserve", "localOnly": false, "schemaVersion": 1],
+                ["name": "todos", "updatePolicy": "update-if-online", "conflictPolicy": "merge", "localOnly": false, "schemaVersion": 1],
             ])
             // Kinto refuses such a name; a local-only collection may have it.
             let bad = try await store.expect(1, "collection", "add", "my todos")

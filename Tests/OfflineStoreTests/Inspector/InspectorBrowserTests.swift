@@ -79,6 +79,10 @@ struct InspectorBrowserTests {
             return ['synced','pending','conflicted','failed','total'].map(k => r.querySelector('td.' + k).textContent)
             """)
         #expect(counts == ["1", "1", "1", "0", "3"])
+        let version = try await browser.execute("""
+            return document.querySelector('tr.collection-row[data-name=todos] td.schema-version').textContent
+            """)
+        #expect(version == "v1")
         #expect(try await browser.text("#mode") == "writes allowed")
         try save(try await browser.screenshot(), "inspector-overview.png")
 

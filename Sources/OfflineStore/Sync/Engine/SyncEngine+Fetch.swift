@@ -14,6 +14,7 @@ extension SyncEngine {
     /// - Returns: the ids whose stored copy changed.
     /// - Throws: ``OfflineStoreError/Code/storeFull`` (nothing applied) or a storage error.
     func applyFetched(_ changes: [RemoteChange], to collection: CollectionDescriptor) throws -> (changed: [String], report: SyncReport) {
+        let changes = IncomingRecords.upgrade(changes, of: collection)   // records of older releases, in the current shape
         var notices = AppNotices()
         var (changed, report) = try write("applying fetched objects of \(collection.name)") { db in
             let sizeBefore = try local.sizeBeforeWrite(db)

@@ -93,7 +93,8 @@ extension SyncEngine {
     private func send(_ batch: [QueueEntry], flush: inout FlushStateMachine, context: SyncContext,
                       report: inout SyncReport) async throws -> OfflineStoreError? {
         guard let collection = batch.first?.collection else { return nil }
-        let policy = (try? descriptor(of: collection).conflictPolicy) ?? .preserveConflict
+        let described = try? descriptor(of: collection)
+        let policy = described?.conflictPolicy ?? .preserveConflict
         let sent = try write("marking entries in flight") { db in try InFlight.mark(batch, in: db) }
         flush.didSend(sent.map(\.entry.seq))
         let outcomes: [PushOutcome]
@@ -101,7 +102,8 @@ extension SyncEngine {
             // Once marked in flight, the batch's answer is awaited even if the task is
             // cancelled now: it is settled below, and the run stops at the loop's top.
             let operations = sent.map(\.operation)
-            outcomes = try await SyncCancellation.shielded { try await self.backend.push(operations, collection: collection) }
+            let pushed = try await SyncCancellation.shielded { try await self.backend.push(operations, collection: collection) }
+            outcomes = described.map { IncomingRecords.upgrade(pushed, of: $0) } ?? pushed   // the server's copies, in the current shape
             guard outcomes.count == sent.count else {
                 throw OfflineStoreError(.badResponse, "the backend answered \(outcomes.count) outcomes for \(sent.count) operations")
             }

@@ -205,6 +205,7 @@ extension SyncEngine {
 
     /// Applies one page in chunks; the page's cursor is stored with its last chunk.
     private func apply(_ page: PullPage, to collection: CollectionDescriptor, report: inout SyncReport) throws {
+        let page = IncomingRecords.upgrade(page, of: collection)   // records of older releases, in the current shape
         var start = 0
         repeat {
             let end = min(page.changes.count, start + SyncEngine.refreshChunkSize)

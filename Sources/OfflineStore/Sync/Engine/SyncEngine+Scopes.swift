@@ -12,6 +12,8 @@ extension SyncEngine {
         let reasons = ChangeReasons()
         try local.write("registering collection \(descriptor.name)", origin: .server, reasons: reasons) { db in
             let stored = try CollectionsTable.save(descriptor, in: db, statements: local.writerStatements)
+            // A newer schema version migrates the stored copies here, in this transaction; an older one is refused.
+            try CollectionVersions.register(descriptor, existed: stored != nil, in: db)
             let newScope = StoredDescriptor(descriptor).syncScope
             if let stored, stored.syncScope != newScope {
                 try changeScope(from: stored.syncScope, to: newScope, collection: descriptor.name, in: db, reasons: reasons)
