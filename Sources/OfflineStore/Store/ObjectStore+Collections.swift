@@ -9,8 +9,7 @@ extension ObjectStore {
     /// Registering it with another ``CollectionDescriptor/syncScope`` changes what it keeps
     /// in sync: local copies the new scope does not hold are removed now (unless they have
     /// pending edits or a conflict; observers see them go with reason `leftScope`), and the
-    /// next refresh pulls, once, the records the new scope adds (Docs/Policies.md, "Sync scopes").
-    /// A higher ``CollectionDescriptor/schemaVersion`` than the store's migrates every stored copy (Docs/Models.md).
+    /// next refresh pulls, once, the records the new scope adds (Docs/Policies.md, "Sync scopes"). A higher ``CollectionDescriptor/schemaVersion`` migrates every stored copy (Docs/Models.md).
     /// - Throws: ``OfflineStoreError`` `invalidFieldPath` for a bad field declaration,
     ///   `collectionExists` when the collection exists with different fields, `corrupted` when
     ///   its stored definition cannot be read, `modelTooNew` when the store holds a higher schema version.

@@ -71,8 +71,9 @@ extension Models {
                 do {
                     _ = try todos.find("bad2")
                     Issue.record("bad2 decoded")
-                } catch let error as UndecodableRecord {
-                    Self.expectMigrationError(error, id: "bad2")
+                } catch let error as OfflineStoreError {
+                    #expect(error.code == .undecodable)
+                    Self.expectMigrationError(try #require(error.undecodableRecord), id: "bad2")
                 }
                 #expect(try todos.count() == 4)
 
