@@ -71,7 +71,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "crash-writer",
-            dependencies: ["OfflineStore", "OfflineStorePlatform"],
+            dependencies: ["OfflineStore", "OfflineStoreTesting", "OfflineStorePlatform"],
             path: "Tests/CrashWriter"
         ),
         .executableTarget(

@@ -30,18 +30,10 @@
 
 import Foundation
 import OfflineStore
+import OfflineStoreTesting
 
-/// SplitMix64: a small deterministic generator, so a run can be replayed from its seed.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+/// SplitMix64 (the simulator's), so a run can be replayed from its seed.
+typealias SeededGenerator = SimulationRandom
 
 func say(_ line: String) {
     FileHandle.standardOutput.write(Data((line + "\n").utf8))
@@ -71,7 +63,7 @@ do {
     let items = store.collection(layout.collection)
     var exists: [String: Bool] = [:]
     for id in ids { exists[id] = try layout.localID(of: id, in: items) != nil }
-    var random = SeededGenerator(state: seed)
+    var random = SeededGenerator(seed: seed)
     var steps = 0
 
     for n in 0..<maxEdits {

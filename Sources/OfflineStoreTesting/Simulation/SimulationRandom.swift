@@ -1,14 +1,15 @@
 /// The simulation's only source of chance: SplitMix64 from one seed, so that a seed
 /// replays the same run on every machine and in every process (Swift's own generator and
-/// hashing are seeded per process).
-struct SimulationRandom: RandomNumberGenerator {
+/// hashing are seeded per process). Package-wide: the kill and hazard tests replay their
+/// seeds with it too.
+package struct SimulationRandom: RandomNumberGenerator {
     private var state: UInt64
 
     /// A generator whose whole sequence follows from `seed`.
-    init(seed: UInt64) { state = seed }
+    package init(seed: UInt64) { state = seed }
 
     /// The next 64 random bits.
-    mutating func next() -> UInt64 {
+    package mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9

@@ -81,7 +81,7 @@ struct CanonicalJSONTests {
 
     @Test("random documents and their mutations: same text as the tree, or refused by both")
     func randomDocuments() {
-        var rng = ObjectStoreCrashTests.SeededGenerator(state: 0x5eed)  // deterministic: a failure repeats
+        var rng = ObjectStoreCrashTests.SeededGenerator(seed: 0x5eed)  // deterministic: a failure repeats
         for _ in 0..<3_000 {
             let document = Array(randomJSON(&rng, depth: 0).utf8)
             check(document)

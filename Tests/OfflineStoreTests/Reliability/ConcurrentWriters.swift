@@ -31,7 +31,7 @@ struct ConcurrentWriters: Sendable {
     /// longer than `lookBack` between its `GET` and its `PUT` (a loaded machine).
     func run(kind: Int, rounds: Int, seed: UInt64,
              lookBack: Duration = .seconds(5)) async throws -> (accepted: Int, conflicts: Int, hidden: Set<String>) {
-        var random = ObjectStoreCrashTests.SeededGenerator(state: seed)
+        var random = ObjectStoreCrashTests.SeededGenerator(seed: seed)
         var accepted = 0, conflicts = 0
         var hidden = Set<String>()
         func count(_ status: Int) {

@@ -34,7 +34,7 @@ enum HostileResponses {
     /// A hostile response: a status, a body from a template (possibly truncated or with a
     /// byte flipped into invalid UTF-8) and hostile headers.
     static let response = Gen<UInt64>.value().map { seed in
-        var random = ObjectStoreCrashTests.SeededGenerator(state: seed)
+        var random = ObjectStoreCrashTests.SeededGenerator(seed: seed)
         return make(using: &random)
     }
 

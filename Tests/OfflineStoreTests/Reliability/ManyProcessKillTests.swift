@@ -20,7 +20,7 @@ struct ManyProcessKillTests {
     @Test(.liveServer) func killingTheSyncHolderLosesAndDuplicatesNothing() async throws {
         let rounds = TestEnvironment.number("RELIABILITY_MP_ROUNDS", default: 2)
         let seed = TestEnvironment.reliabilitySeed
-        var random = ObjectStoreCrashTests.SeededGenerator(state: seed)
+        var random = ObjectStoreCrashTests.SeededGenerator(seed: seed)
         var tally = ReliabilityTally(scenario: "many processes, kill -9 of the sync holder")
         var failures: [String] = []
         for round in 0..<rounds {
@@ -86,7 +86,7 @@ struct ManyProcessKillTests {
         /// and the seeded coin says so (always the first time), then starts it again.
         /// Returns the kills.
         func killWhileHoldingTheLock(seed: UInt64, chance: UInt64) async throws -> Int {
-            var random = ObjectStoreCrashTests.SeededGenerator(state: seed)
+            var random = ObjectStoreCrashTests.SeededGenerator(seed: seed)
             var kills = 0
             let lockFile = path + ".sync-lock"
             while !Task.isCancelled {

@@ -76,21 +76,13 @@ struct MigrationKillTests {
             Thread {
                 continuation.resume(with: Result {
                     let child = try ChildSpawn(executable: writer.path, arguments: ["migrate", path], stderr: .file(stderrPath))
-                    var run = Run(), buffer: [UInt8] = []
-                    let handle = FileHandle(fileDescriptor: child.stdout, closeOnDealloc: true)
-                    while true {
-                        let chunk = handle.availableData  // blocks until data or end of file
-                        if chunk.isEmpty { break }
-                        buffer.append(contentsOf: chunk)
-                        while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-                            let line = String(decoding: buffer[..<newline], as: UTF8.self)
-                            buffer.removeSubrange(...newline)
-                            if line.hasPrefix("migrating ") { run.migrating += 1 }
-                            if line.hasPrefix("migrated ") { run.finished = true }
-                            if !run.killed, let killAfter, run.migrating >= killAfter {
-                                child.signal(Signals.kill)
-                                run.killed = true
-                            }
+                    var run = Run()
+                    child.forEachOutputLine { line in
+                        if line.hasPrefix("migrating ") { run.migrating += 1 }
+                        if line.hasPrefix("migrated ") { run.finished = true }
+                        if !run.killed, let killAfter, run.migrating >= killAfter {
+                            child.signal(Signals.kill)
+                            run.killed = true
                         }
                     }
                     run.status = child.waitForExit()
@@ -104,7 +96,7 @@ struct MigrationKillTests {
     @Test func aKilledMigrationLeavesTheOldStateOrTheNewNeverAMix() async throws {
         let writer = try #require(ObjectStoreCrashTests.writerURL(), "the crash-writer executable was not found: build it with `swift build --build-tests`")
         let seed = ProcessInfo.processInfo.environment["CRASH_TEST_SEED"].flatMap(UInt64.init) ?? 20_261_125
-        var random = ObjectStoreCrashTests.SeededGenerator(state: seed)
+        var random = ObjectStoreCrashTests.SeededGenerator(seed: seed)
         var oldAfterKill = 0
         try await withTemporaryDirectory { directory in
             // One release-1 store, copied for each round (closed, so its WAL is checkpointed).

@@ -1,4 +1,5 @@
 import Foundation
+import OfflineStoreTesting
 import GRDB
 import Testing
 @testable import OfflineStore
@@ -123,35 +124,26 @@ struct ObjectStoreCrashTests {
         defer { if !reaped { child.signal(Signals.kill); _ = child.waitForExit() } }
 
         var run = WriterRun()
-        var buffer: [UInt8] = []
-        let handle = FileHandle(fileDescriptor: child.stdout, closeOnDealloc: true)
-        while true {
-            let chunk = handle.availableData  // blocks until data or end of file
-            if chunk.isEmpty { break }
-            buffer.append(contentsOf: chunk)
-            while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-                let line = String(decoding: buffer[..<newline], as: UTF8.self)
-                buffer.removeSubrange(...newline)
-                let fields = line.split(separator: " ")
-                guard let kind = fields.first, let edit = Edit(fields.dropFirst()) else {
-                    throw WriterError("unreadable line from crash-writer: \(line)")
-                }
-                switch kind {
-                case "intent": run.intents.append(edit)
-                case "ack": run.acks.append(edit)
-                default: throw WriterError("unreadable line from crash-writer: \(line)")
-                }
-                guard !run.killed else { continue }
-                let due: Bool
-                switch killPoint {
-                case .afterAck(let n): due = kind == "ack" && run.acks.count == n
-                case .duringEdit(let n): due = kind == "intent" && run.intents.count == n + 1
-                }
-                if due {
-                    child.signal(Signals.kill)
-                    // Go on reading to the end: lines the writer printed before it died count too.
-                    run.killed = true
-                }
+        try child.forEachOutputLine { line in
+            let fields = line.split(separator: " ")
+            guard let kind = fields.first, let edit = Edit(fields.dropFirst()) else {
+                throw WriterError("unreadable line from crash-writer: \(line)")
+            }
+            switch kind {
+            case "intent": run.intents.append(edit)
+            case "ack": run.acks.append(edit)
+            default: throw WriterError("unreadable line from crash-writer: \(line)")
+            }
+            guard !run.killed else { return }
+            let due: Bool
+            switch killPoint {
+            case .afterAck(let n): due = kind == "ack" && run.acks.count == n
+            case .duringEdit(let n): due = kind == "intent" && run.intents.count == n + 1
+            }
+            if due {
+                child.signal(Signals.kill)
+                // Go on reading to the end: lines the writer printed before it died count too.
+                run.killed = true
             }
         }
         run.exitStatus = child.waitForExit()
@@ -179,17 +171,8 @@ struct ObjectStoreCrashTests {
         return model
     }
 
-    /// SplitMix64, for kill points that are random but replayable from the seed.
-    struct SeededGenerator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
+    /// SplitMix64 (the simulator's), for kill points that are random but replayable from the seed.
+    typealias SeededGenerator = SimulationRandom
 
     // MARK: The test
 
@@ -199,7 +182,7 @@ struct ObjectStoreCrashTests {
             (it is looked for next to the test bundle, in .build/debug, or at $CRASH_WRITER)
             """)
         let seed = TestEnvironment.number("CRASH_TEST_SEED", default: 20_240_611 as UInt64)
-        var random = SeededGenerator(state: seed)
+        var random = SeededGenerator(seed: seed)
         let rounds = 30
 
         try await withTemporaryDirectory { directory in

@@ -44,7 +44,7 @@ struct PostgresHazardTests {
         let rounds = TestEnvironment.number("RELIABILITY_PG_ROUNDS", default: 3)
         let seed = TestEnvironment.reliabilitySeed
         var tally = ReliabilityTally(scenario: "concurrent writers + refresh (\(target.name))")
-        var random = ObjectStoreCrashTests.SeededGenerator(state: seed)
+        var random = ObjectStoreCrashTests.SeededGenerator(seed: seed)
         let nodes = AnswerRecordingTransport()
 
         for round in 0..<rounds {
@@ -66,7 +66,7 @@ struct PostgresHazardTests {
                             return (r.accepted + r.conflicts, r.hidden)
                         }
                     }
-                    var storeRandom = ObjectStoreCrashTests.SeededGenerator(state: storeSeed)
+                    var storeRandom = ObjectStoreCrashTests.SeededGenerator(seed: storeSeed)
                     var refreshes = 0
                     for n in 0..<10 {
                         let id = "mine-\(Int.random(in: 0..<6, using: &storeRandom))"

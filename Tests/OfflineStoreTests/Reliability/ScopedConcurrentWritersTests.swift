@@ -12,7 +12,7 @@ struct ScopedConcurrentWritersTests {
         let server = try KintoServer.workloadURL()
         let rounds = TestEnvironment.number("RELIABILITY_SCOPE_ROUNDS", default: 2)
         let seed = TestEnvironment.reliabilitySeed
-        var random = ObjectStoreCrashTests.SeededGenerator(state: seed &+ 11)
+        var random = ObjectStoreCrashTests.SeededGenerator(seed: seed &+ 11)
         var tally = ReliabilityTally(scenario: "concurrent writers + scoped refresh (memory)")
         let scope = ServerQuery([.isIn("by", ["single", "batch"])])
 

@@ -54,7 +54,7 @@ enum WorkloadDriver {
     static func killRuns(_ target: some WorkloadTarget, kills: Int, seed: UInt64, randomSeed: UInt64,
                          scenario: String, label: String) async throws {
         let writer = try crashWriter()
-        var random = ObjectStoreCrashTests.SeededGenerator(state: randomSeed)
+        var random = ObjectStoreCrashTests.SeededGenerator(seed: randomSeed)
         var tally = ReliabilityTally(scenario: scenario)
         try await withTemporaryDirectory { directory in
             let storePath = directory.path("kill.sqlite")
@@ -96,7 +96,7 @@ enum WorkloadDriver {
     static func faultRuns(_ target: some WorkloadTarget, kind: String, edits: Int, runs: Int, seed: UInt64,
                           randomSeed: UInt64, scenario: String, label: String) async throws {
         let writer = try crashWriter()
-        var random = ObjectStoreCrashTests.SeededGenerator(state: randomSeed)
+        var random = ObjectStoreCrashTests.SeededGenerator(seed: randomSeed)
         var tally = ReliabilityTally(scenario: scenario)
         try await withTemporaryDirectory { directory in
             let storePath = directory.path("fault.sqlite")

@@ -34,6 +34,24 @@ struct ChildSpawn: Sendable {
                                  directory: directory, standardError: standardError)
     }
 
+    /// Reads the child's standard output to its end (blocks), handing each complete line,
+    /// without its newline, to `body`; it closes the pipe when done. A last line without a
+    /// newline (the child killed mid-line) is not handed on.
+    func forEachOutputLine(_ body: (String) throws -> Void) rethrows {
+        let handle = FileHandle(fileDescriptor: stdout, closeOnDealloc: true)
+        var buffer: [UInt8] = []
+        while true {
+            let chunk = handle.availableData  // blocks until data or end of file
+            if chunk.isEmpty { break }
+            buffer.append(contentsOf: chunk)
+            while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = String(decoding: buffer[..<newline], as: UTF8.self)
+                buffer.removeSubrange(...newline)
+                try body(line)
+            }
+        }
+    }
+
     /// Sends `signal` to the child (e.g. `Signals.kill`).
     func signal(_ signal: Int32) { child.signal(signal) }
 
