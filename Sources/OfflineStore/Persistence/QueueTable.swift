@@ -87,7 +87,7 @@ enum QueueTable {
         try statement.bind(5, UUID.random().lowercaseString)
         try statement.bind(6, now.timeIntervalSince1970)
         try statement.execute()
-        return db.lastInsertedRowID
+        return statement.lastInsertedRowID
     }
 
     static func setKind(_ db: Database, seq: Int64, kind: QueueEntry.Kind) throws {
