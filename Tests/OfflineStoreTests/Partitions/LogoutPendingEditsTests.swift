@@ -1,5 +1,4 @@
 import Foundation
-import OfflineStore
 import OfflineStoreTesting
 import Testing
 @testable import OfflineStore
