@@ -25,6 +25,10 @@ public struct CollectionDescriptor: Sendable {
     /// records that stop matching (unless they have pending edits or a conflict). Nil: the
     /// whole collection. Local edits are pushed whatever the scope.
     public var syncScope: ServerQuery?
+    /// What a sync does with the local data when the server stops letting the user read the
+    /// collection (``ReadAccessLossPolicy``): ``ReadAccessLossPolicy/keep`` (the default) or
+    /// ``ReadAccessLossPolicy/purge``.
+    public var readAccessLoss: ReadAccessLossPolicy = .keep
     /// Whether the collection holds data shared by every user of the device (the app
     /// partition; see ``partition``). Default false.
     var isAppShared = false
@@ -139,6 +143,8 @@ struct StoredDescriptor: Codable, Sendable, Hashable {
     var blobFields: [BlobField]?
     /// Absent (nil) for the whole collection.
     var syncScope: ServerQuery?
+    /// Absent (nil) for ``ReadAccessLossPolicy/keep``, so older stored descriptors compare equal.
+    var readAccessLoss: ReadAccessLossPolicy?
 
     init(_ d: CollectionDescriptor) {
         fields = d.fields
@@ -147,6 +153,7 @@ struct StoredDescriptor: Codable, Sendable, Hashable {
         conflictPolicy = d.conflictPolicy.name
         blobFields = d.blobFields.isEmpty ? nil : d.blobFields
         syncScope = d.syncScope.flatMap { $0.terms.isEmpty ? nil : $0 }
+        readAccessLoss = d.readAccessLoss == .keep ? nil : d.readAccessLoss
     }
 
     func descriptor(named name: String) -> CollectionDescriptor {
@@ -154,6 +161,7 @@ struct StoredDescriptor: Codable, Sendable, Hashable {
             name, fields: fields, blobFields: blobFields ?? [], localOnly: localOnly, updatePolicy: updatePolicy,
             conflictPolicy: ConflictPolicy(name: conflictPolicy) ?? .preserveConflict)
         d.syncScope = syncScope
+        d.readAccessLoss = readAccessLoss ?? .keep
         return d
     }
 }

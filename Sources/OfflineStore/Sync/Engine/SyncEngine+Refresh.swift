@@ -25,9 +25,13 @@ extension SyncEngine {
             if let cancelled = SyncCancellation.check("the refresh") { return cancelled }
             do {
                 try await refresh(collection, full: full, report: &report, context: context)
-            } catch let error as OfflineStoreError where FailureRule.isCollectionRefusal(error) {
-                // Read access withdrawn (or never given): local copies stay, the others go on.
-                refuse(collection.name, .pull, error, report: &report)
+            } catch let error as OfflineStoreError where ReadAccessRule.isReadRefusal(error) {
+                // Read access withdrawn (or never given): the collection's policy, the others go on.
+                do {
+                    try loseReadAccess(collection, error, report: &report)
+                } catch {
+                    return SyncCancellation.stop(for: error, "the refresh")
+                }
             } catch {
                 return SyncCancellation.stop(for: error, "the refresh")
             }
