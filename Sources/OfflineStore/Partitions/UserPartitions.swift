@@ -119,7 +119,7 @@ public final class UserPartitions: Sendable {
     /// - Throws: ``OfflineStoreError/Code/invalidOperation`` while that user is signed in.
     public func removeData(of user: String) throws {
         if currentUser == user {
-            throw OfflineStoreError(.invalidOperation, "\(user) is signed in: log out first")
+            throw OfflineStoreError(.invalidOperation, "user \(user) is signed in: log out first")
         }
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path(for: user) + suffix) }
     }

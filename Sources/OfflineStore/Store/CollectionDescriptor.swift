@@ -101,7 +101,7 @@ public struct CollectionDescriptor: Sendable {
         try MigrationChain.validate(version: schemaVersion, migrations: migrations, collection: name)
         if let syncScope {
             guard !isLocalOnly else {
-                throw OfflineStoreError(.invalidOperation, "\(name) is local-only: it has no server records to scope")
+                throw OfflineStoreError(.invalidOperation, "collection \(name) is local-only: it has no server records to scope")
             }
             try syncScope.validate()
         }
@@ -117,18 +117,18 @@ public struct CollectionDescriptor: Sendable {
         for f in fields { declared[f.name] = f }
         for (key, value) in object where key != "id" && !isBlobField(key) {
             guard let field = declared[key] else {
-                throw OfflineStoreError(.schemaViolation, "\(name): field '\(key)' is not declared")
+                throw OfflineStoreError(.schemaViolation, "collection \(name): field '\(key)' is not declared")
             }
             if value == .null {
-                if field.isRequired { throw OfflineStoreError(.schemaViolation, "\(name): field '\(key)' is required") }
+                if field.isRequired { throw OfflineStoreError(.schemaViolation, "collection \(name): field '\(key)' is required") }
                 continue
             }
             guard field.accepts(value) else {
-                throw OfflineStoreError(.schemaViolation, "\(name): field '\(key)' must be \(field.type.rawValue), got \(value.typeName)")
+                throw OfflineStoreError(.schemaViolation, "collection \(name): field '\(key)' must be \(field.type.rawValue), got \(value.typeName)")
             }
         }
         for field in fields where field.isRequired && object[field.name] == nil {
-            throw OfflineStoreError(.schemaViolation, "\(name): field '\(field.name)' is required")
+            throw OfflineStoreError(.schemaViolation, "collection \(name): field '\(field.name)' is required")
         }
     }
 }

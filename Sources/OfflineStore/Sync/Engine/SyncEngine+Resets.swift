@@ -27,7 +27,7 @@ extension SyncEngine {
     /// ``ObjectStore/resetCollection(_:keepingPendingEdits:)``.
     func resetCollection(_ name: String, keepingPendingEdits: Bool) async throws {
         guard !(try descriptor(of: name)).isLocalOnly else {
-            throw OfflineStoreError(.invalidOperation, "\(name) is local-only: it has no server data to reset")
+            throw OfflineStoreError(.invalidOperation, "collection \(name) is local-only: it has no server data to reset")
         }
         try await reset("resetting \(name)") { db in
             try ObjectRow.dropCollection(db, name, keepingPendingEdits: keepingPendingEdits)
