@@ -20,7 +20,7 @@ import Testing
     @Test func aSingleStoreRefusesKeepsOrDiscardsItsPendingEdits() async throws {
         try await withTemporaryStore(server: InMemoryBackend(),
                                      collections: [CollectionDescriptor("todos")]) { store, backend in
-            let todos = try store.collection("todos")
+            let todos = store.collection("todos")
             try await todos.create(["id": "t1", "title": "synced"])
             try await store.sync()
             try await todos.patch("t1", ["title": "edited"])

@@ -29,7 +29,7 @@ struct RESTAuthorizationRailsTests {
                                                        headers: ["Authorization": Self.basic(bob)], timeout: .seconds(60)))
         try await withTemporaryStore(configuration: .deferred, backend: backend,
                                      collections: [CollectionDescriptor("notes")]) { store in
-            let notes = try store.collection("notes")
+            let notes = store.collection("notes")
             try await store.refresh()
             #expect(try notes.find(hers)?["owner"] == .string(alice))
             try await notes.create(["text": .string("by \(bob)")])
