@@ -36,13 +36,16 @@ import Testing
             let lost = try await store.refresh()
             #expect(Set(lost.refused.map(\.collection)) == ["kept", "purged"])
             #expect(lost.refused.allSatisfy { $0.direction == .pull && $0.status == 403 })
-            let losses = try await readAccessLosses(in: events)
+            let (losses, failedEvents) = try await readAccessLosses(in: events)
             #expect(losses.map(\.collection).sorted() == ["kept", "purged"])
             let keptLoss = try #require(losses.first { $0.collection == "kept" })
             #expect(keptLoss.policy == .keep && keptLoss.removedObjects == 0 && keptLoss.failedEntries == 0)
             let purgedLoss = try #require(losses.first { $0.collection == "purged" })
             #expect(purgedLoss.policy == .purge && purgedLoss.removedObjects == 1 && purgedLoss.failedEntries == 1)
             #expect(purgedLoss.status == 403)
+            // The entry the purge failed is told like a refused push: a failedEntry event.
+            #expect(failedEvents.map(\.objectID) == ["p2"])
+            #expect(failedEvents.first?.failure == .forbidden)
 
             // keep: still readable, the edit still pending.
             #expect(try store.collection("kept").find("k1")?["t"] == "bob's k1")
@@ -76,16 +79,17 @@ import Testing
         }
     }
 
-    /// The `readAccessLost` events of one run, until it finishes, within a time limit.
-    private func readAccessLosses(in events: AsyncStream<SyncEvent>) async throws -> [ReadAccessLoss] {
-        try await withThrowingTaskGroup(of: [ReadAccessLoss]?.self) { group in
+    /// The `readAccessLost` and `failedEntry` events of one run, until it finishes, within a time limit.
+    private func readAccessLosses(in events: AsyncStream<SyncEvent>) async throws -> (losses: [ReadAccessLoss], failed: [QueueEntry]) {
+        try await withThrowingTaskGroup(of: ([ReadAccessLoss], [QueueEntry])?.self) { group in
             group.addTask {
-                var losses: [ReadAccessLoss] = []
+                var losses: [ReadAccessLoss] = [], failed: [QueueEntry] = []
                 for await event in events {
                     if case .readAccessLost(let loss) = event { losses.append(loss) }
-                    if case .finished = event { return losses }
+                    if case .failedEntry(let entry) = event { failed.append(entry) }
+                    if case .finished = event { return (losses, failed) }
                 }
-                return losses
+                return (losses, failed)
             }
             group.addTask {
                 try await Task.sleep(for: .seconds(10))

@@ -240,7 +240,9 @@ extension SyncEngine {
 
     /// A collection's pull was refused (``ReadAccessRule``): names it in the report, and when
     /// the store had read it before, follows its ``ReadAccessLossPolicy`` — decide, write
-    /// (one transaction), then tell the app (``SyncEvent/readAccessLost(_:)``).
+    /// (one transaction), then tell the app (``SyncEvent/readAccessLost(_:)``, then a
+    /// ``SyncEvent/failedEntry(_:)`` and the failed-entry handler for each entry a purge failed,
+    /// as for a refused push).
     func loseReadAccess(_ collection: CollectionDescriptor, _ error: OfflineStoreError, report: inout SyncReport) throws {
         let name = collection.name
         let wasRead = try read("reading the state of \(name)") { db in
@@ -248,7 +250,7 @@ extension SyncEngine {
         }
         let decision = ReadAccessRule.decide(error, wasRead: wasRead, policy: collection.readAccessLoss)
         refuse(name, .pull, error, report: &report)
-        var removed = 0, failed = 0
+        var removed = 0, failed: [Int64] = []
         switch decision {
         case .stopRun: throw error
         case .refuse: return
@@ -267,6 +269,9 @@ extension SyncEngine {
             }
         }
         emit(.readAccessLost(ReadAccessLoss(collection: name, policy: collection.readAccessLoss, status: error.status,
-                                            message: error.message, removedObjects: removed, failedEntries: failed)))
+                                            message: error.message, removedObjects: removed, failedEntries: failed.count)))
+        var notices = AppNotices()
+        notices.rejected = failed
+        try deliver(notices, report: &report)
     }
 }
