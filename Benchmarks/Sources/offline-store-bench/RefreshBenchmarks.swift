@@ -11,7 +11,7 @@ enum RefreshBenchmarks {
     static let pageSize = 500
 
     static func ingest(count: Int, rounds: Int) async throws -> BenchResult {
-        let pages = stride(from: 0, to: count, by: pageSize).map { Fixtures.kintoPage($0..<min(count, $0 + pageSize)) }
+        let pages = Fixtures.kintoPages(count: count, pageSize: pageSize)
         let comparison = try await Comparison.run(rounds: rounds, label: "ingest", ours: { path in
             let store = try ObjectStore(path: path, backend: PagedBackend(pages: pages))
             try store.register(CollectionDescriptor(Fixtures.collection))
