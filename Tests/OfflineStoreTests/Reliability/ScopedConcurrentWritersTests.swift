@@ -19,26 +19,34 @@ struct ScopedConcurrentWritersTests {
         for round in 0..<rounds {
             let bucket = KintoServer.uniqueName("scope")
             let writers = ConcurrentWriters(server: server, bucket: bucket, collection: "shared")
-            let backend = KintoServer.backend(server: server, bucket: bucket, timeout: .seconds(30), pageSize: 7)
+            let pages = AnswerRecordingTransport()
+            let backend = KintoServer.backend(server: server, bucket: bucket, timeout: .seconds(30), pageSize: 7, transport: pages)
             var shared = CollectionDescriptor("shared")
             shared.syncScope = scope
             try await withTemporaryStore(backend: backend, collections: [shared]) { store in
                 try await backend.prepare(collection: "shared")
                 let seeds = (0..<3).map { _ in random.next() }
-                let written = try await withThrowingTaskGroup(of: Int.self) { group in
+                let (written, past) = try await withThrowingTaskGroup(of: (Int, ConcurrentWriters.PastStamps).self) { group in
                     for kind in 0..<3 {
-                        group.addTask { try await writers.run(kind: kind, rounds: 12, seed: seeds[kind]).accepted }
+                        group.addTask {
+                            let r = try await writers.run(kind: kind, rounds: 12, seed: seeds[kind])
+                            return (r.accepted, r.past)
+                        }
                     }
                     for _ in 0..<10 { _ = try await store.refresh() }
-                    var total = 0
-                    for try await accepted in group { total += accepted }
-                    return total
+                    var total = 0, stamps = ConcurrentWriters.PastStamps()
+                    for try await (accepted, past) in group { total += accepted; stamps.formUnion(past) }
+                    return (total, stamps)
                 }
                 for _ in 0..<2 { _ = try await store.refresh() }
                 let remote = try await writers.all().filter { scope.matches($0.value) }
                 var local: [String: JSONValue] = [:]
                 for value in try store.collection("shared").findAll() { local[value["id"]?.stringValue ?? "?"] = value }
-                let differ = Set(remote.keys).union(local.keys).filter { remote[$0] != local[$0] }
+                // A record last changed at a past client timestamp that came late, or that shares
+                // one with a page's end, is outside what a pull promises (ConcurrentWriters.run).
+                let hidden = try await writers.ids(lastChangedAt: past.unpromised(pageEnds: pages.pageEnds))
+                if !hidden.isEmpty { print("round \(round): \(hidden.sorted()) last changed at a past client timestamp, not checked") }
+                let differ = Set(remote.keys).union(local.keys).filter { remote[$0] != local[$0] && !hidden.contains($0) }
                 tally.runs += 1
                 tally.injected += written
                 tally.editsChecked += remote.count
