@@ -76,8 +76,24 @@ public struct ModelPredicate<M: SyncModel>: Sendable {
         ModelPredicate(Result { .arrayContains(try ModelFields.name(of: keyPath), try json(element)) }.mapError(storeError))
     }
 
+    /// The set property holds the value (`.contains(\.labels, "home")`): a `Set` is stored as a
+    /// JSON array, and its elements are compared exactly, as `==` compares.
+    public static func contains<V: ModelQueryValue & Hashable>(_ keyPath: KeyPath<M, Set<V>>, _ element: V) -> ModelPredicate {
+        ModelPredicate(Result { .arrayContains(try ModelFields.name(of: keyPath), try json(element)) }.mapError(storeError))
+    }
+
+    /// The optional set property holds the value; nil never matches.
+    public static func contains<V: ModelQueryValue & Hashable>(_ keyPath: KeyPath<M, Set<V>?>, _ element: V) -> ModelPredicate {
+        ModelPredicate(Result { .arrayContains(try ModelFields.name(of: keyPath), try json(element)) }.mapError(storeError))
+    }
+
     /// The boolean property is true (what `where: \.pinned` means).
     public init(_ keyPath: KeyPath<M, Bool>) {
+        self = .compare(keyPath, true) { .equal($0, $1) }
+    }
+
+    /// The optional boolean property is true; nil or false do not match.
+    public init(_ keyPath: KeyPath<M, Bool?>) {
         self = .compare(keyPath, true) { .equal($0, $1) }
     }
 
@@ -95,35 +111,6 @@ public struct ModelPredicate<M: SyncModel>: Sendable {
     public static prefix func ! (predicate: ModelPredicate) -> ModelPredicate {
         ModelPredicate(predicate.condition.map { .not($0) })
     }
-}
-
-/// The boolean property is not true: false, or missing from the stored object.
-///
-/// ```swift
-/// let unpinned = try notes.findAll(where: !\.pinned)
-/// ```
-public prefix func ! <M: SyncModel>(keyPath: KeyPath<M, Bool>) -> ModelPredicate<M> {
-    !ModelPredicate(keyPath)
-}
-
-/// Both hold: the predicate, and the boolean property is true (`.contains(\.tags, "home") && \.pinned`).
-public func && <M: SyncModel>(lhs: ModelPredicate<M>, rhs: KeyPath<M, Bool>) -> ModelPredicate<M> {
-    lhs && ModelPredicate(rhs)
-}
-
-/// Both hold: the boolean property is true, and the predicate (`\.pinned && \.title == "A"`).
-public func && <M: SyncModel>(lhs: KeyPath<M, Bool>, rhs: ModelPredicate<M>) -> ModelPredicate<M> {
-    ModelPredicate(lhs) && rhs
-}
-
-/// At least one holds: the predicate, or the boolean property is true.
-public func || <M: SyncModel>(lhs: ModelPredicate<M>, rhs: KeyPath<M, Bool>) -> ModelPredicate<M> {
-    lhs || ModelPredicate(rhs)
-}
-
-/// At least one holds: the boolean property is true, or the predicate.
-public func || <M: SyncModel>(lhs: KeyPath<M, Bool>, rhs: ModelPredicate<M>) -> ModelPredicate<M> {
-    ModelPredicate(lhs) || rhs
 }
 
 /// The property equals the value (`nil` matches a missing field too).

@@ -41,7 +41,7 @@ final class AnswerRecordingTransport: HTTPTransport {
             let next = response.header("Next-Page")?.isEmpty == false
             if !continuing {
                 bound = etag
-                if !next, let date = response.header("Date").flatMap(Self.httpDate.date(from:)),
+                if !next, let date = response.header("Date").flatMap(Self.httpDate().date(from:)),
                    Int64(date.timeIntervalSince1970 * 1000) >= etag + 10_000 {
                     closedWindow = true
                 }
@@ -51,13 +51,14 @@ final class AnswerRecordingTransport: HTTPTransport {
             ends.append((end, bound))
         }
 
-        nonisolated(unsafe) static let httpDate: DateFormatter = {
+        /// A parser of HTTP dates (`Date` headers).
+        static func httpDate() -> DateFormatter {
             let formatter = DateFormatter()
             formatter.locale = Locale(identifier: "en_US_POSIX")
             formatter.timeZone = TimeZone(identifier: "GMT")
             formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
             return formatter
-        }()
+        }
     }
 
     init(base: any HTTPTransport = URLSessionTransport()) { self.base = base }
