@@ -19,8 +19,10 @@ extension OfflineStoreCommand.CollectionGroup {
                 server's records matching every given term in sync (FIELD=VALUE, !=, <, >, <=, >=; VALUE \
                 is JSON when it parses, else text); records that leave the scope are removed locally \
                 unless they have pending edits. Without --scope an existing collection keeps its scope; \
-                --clear-scope syncs the whole collection again. Prints the collection as \
-                `collection list` shows it.
+                --clear-scope syncs the whole collection again. --read-access-loss says what a sync does \
+                with the local copies once the server stops letting the user read the collection: keep \
+                them (the default) or purge the synced ones; without it an existing collection keeps its \
+                choice. Prints the collection as `collection list` shows it.
                 """)
 
         @OptionGroup var global: GlobalOptions
@@ -44,6 +46,9 @@ extension OfflineStoreCommand.CollectionGroup {
         @Flag(help: "Keep the whole collection in sync again (forget its scope).")
         var clearScope = false
 
+        @Option(help: "When the server stops letting the user read the collection: keep the local copies, or purge the synced ones.")
+        var readAccessLoss: ReadAccessLossArgument?
+
         /// A synced collection must exist on the server's side: a valid Kinto name, or a
         /// resource in the REST resources file.
         static func checkSynced(_ name: String, settings: CLISettings?) throws {
@@ -64,14 +69,17 @@ extension OfflineStoreCommand.CollectionGroup {
                 name, localOnly: localOnly, updatePolicy: updatePolicy?.policy, conflictPolicy: conflictPolicy.policy)
             if clearScope, !scope.isEmpty { throw CLIError("--scope and --clear-scope exclude each other", exitCode: ExitStatus.usage) }
             let terms = try scope.map(ScopeArgument.parse)
-            let (name, localOnly, clearScope) = (name, localOnly, clearScope)
+            let (name, localOnly, clearScope, readAccessLoss) = (name, localOnly, clearScope, readAccessLoss)
             try await StoreSession.with(global, server: .never) { session in
                 if !localOnly { try Self.checkSynced(name, settings: session.settings) }
                 // No scope option: an existing collection keeps its scope.
                 if !terms.isEmpty { descriptor.syncScope = ServerQuery(terms) }
                 else if !clearScope { descriptor.syncScope = try? session.store.descriptor(of: name).syncScope }
-                // An existing collection keeps its schema version (the CLI has no migrations to raise it).
-                if let existing = try? session.store.descriptor(of: name) { descriptor.schemaVersion = existing.schemaVersion }
+                // An existing collection keeps its schema version (the CLI has no migrations to raise
+                // it), and its read-access policy unless one is given.
+                let existing = try? session.store.descriptor(of: name)
+                if let existing { descriptor.schemaVersion = existing.schemaVersion }
+                descriptor.readAccessLoss = readAccessLoss?.policy ?? existing?.readAccessLoss ?? .keep
                 try session.store.register(descriptor)
                 Output.line(Shape.collection(try session.store.descriptor(of: descriptor.name)))
             }
@@ -81,7 +89,7 @@ extension OfflineStoreCommand.CollectionGroup {
     struct List: StoreCommand {
         static let configuration = CommandConfiguration(
             abstract: "List the collections.",
-            discussion: #"Prints a JSON array of {"name","updatePolicy","conflictPolicy","localOnly","schemaVersion"} (and "scope" when set), sorted by name."#)
+            discussion: #"Prints a JSON array of {"name","updatePolicy","conflictPolicy","localOnly","schemaVersion"} (and "scope" when set, "readAccessLoss" when purge), sorted by name."#)
 
         @OptionGroup var global: GlobalOptions
 

@@ -20,6 +20,13 @@ enum ConflictPolicyArgument: String, ExpressibleByArgument, CaseIterable {
     var policy: ConflictPolicy { ConflictPolicy(name: rawValue) ?? .preserveConflict }
 }
 
+/// `collection add --read-access-loss keep|purge`.
+enum ReadAccessLossArgument: String, ExpressibleByArgument, CaseIterable {
+    case keep, purge
+
+    var policy: ReadAccessLossPolicy { ReadAccessLossPolicy(rawValue: rawValue) ?? .keep }
+}
+
 /// `resolve --keep local|server`.
 enum KeepArgument: String, ExpressibleByArgument, CaseIterable {
     case local, server

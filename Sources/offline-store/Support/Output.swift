@@ -98,6 +98,8 @@ enum Shape {
         ]
         // Only a scoped collection has the key, so an unscoped one prints as it always did.
         if let scope = descriptor.syncScope { shape["scope"] = .array(scope.terms.map(scopeTerm)) }
+        // Likewise the read-access policy, only when it is not the default (keep).
+        if descriptor.readAccessLoss != .keep { shape["readAccessLoss"] = .string(descriptor.readAccessLoss.rawValue) }
         return .object(shape)
     }
 

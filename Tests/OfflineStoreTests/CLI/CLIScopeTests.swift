@@ -45,4 +45,18 @@ struct CLIScopeTests {
             #expect(try await a.expect(0, "collection", "add", "todos", "--clear-scope").json()["scope"] == nil)
         }
     }
+
+    /// `--read-access-loss purge` is stored, printed (the default, keep, is not), kept by a
+    /// re-add without the option, and a value that is not a policy is a usage error.
+    @Test(.liveServer) func theReadAccessPolicyIsSetFromTheCommandLine() async throws {
+        try await CLIWorkspace.with { workspace in
+            let a = try await workspace.store("a").initialise()
+            #expect(try await a.expect(0, "collection", "add", "todos").json()["readAccessLoss"] == nil)
+            #expect(try await a.expect(0, "collection", "add", "todos", "--read-access-loss", "purge").json()["readAccessLoss"] == "purge")
+            #expect(try await a.expect(0, "collection", "add", "todos", "--conflict-policy", "merge").json()["readAccessLoss"] == "purge")
+            try await a.expect(64, "collection", "add", "todos", "--read-access-loss", "drop")
+            #expect(try await a.expect(0, "collection", "list").json().arrayValue?.first { $0["name"] == "todos" }?["readAccessLoss"] == "purge")
+            #expect(try await a.expect(0, "collection", "add", "todos", "--read-access-loss", "keep").json()["readAccessLoss"] == nil)
+        }
+    }
 }
