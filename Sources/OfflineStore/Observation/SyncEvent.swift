@@ -15,7 +15,8 @@ public enum SyncEvent: Sendable, Hashable {
     /// The server stopped letting the user read a collection the store had read (403 or 404
     /// on its records), and the store followed the collection's ``ReadAccessLossPolicy``
     /// (kept its local copies, or purged the synced ones). Sent after the matching
-    /// ``refused(_:)``, on every sync that finds read access missing.
+    /// ``refused(_:)``, once per loss: later syncs that find it still missing send only
+    /// ``refused(_:)``, and a loss after a pull of the collection succeeded again is told again.
     case readAccessLost(ReadAccessLoss)
     /// A record turned out to be a late delivery of this store's own create, and the store
     /// undid it (see ``SyncReport/lateWritesUndone``).

@@ -89,6 +89,19 @@ enum CollectionsTable {
         try db.execute(sql: "UPDATE collections SET scope_catchup = ? WHERE name = ?", arguments: [text, collection])
     }
 
+    /// Whether the store already told the app that read access to a collection it keeps was
+    /// withdrawn (``ReadAccessRule``): the next refusals only name it in the report.
+    static func readAccessLost(of collection: String, in db: Database) throws -> Bool {
+        try MetaTable.value(forKey: readAccessLostKey(collection), in: db) != nil
+    }
+
+    /// Records (or clears) that read access to a kept collection was withdrawn and told.
+    static func setReadAccessLost(_ lost: Bool, of collection: String, in db: Database) throws {
+        try MetaTable.setValue(lost ? "1" : nil, forKey: readAccessLostKey(collection), in: db)
+    }
+
+    private static func readAccessLostKey(_ collection: String) -> String { "read-access-lost:\(collection)" }
+
     /// Forgets every collection's pull cursor.
     static func clearCursors(in db: Database) throws {
         try db.execute(sql: "UPDATE collections SET cursor = NULL")

@@ -29,6 +29,17 @@ import Testing
         #expect(ReadAccessRule.isReadRefusal(error) == (expected != .stopRun))
     }
 
+    /// A kept collection whose loss the app was told of is only refused again (no second event).
+    @Test(arguments: [
+        (forbidden, ReadAccessLossPolicy.keep, ReadAccessRule.refuse),
+        (notFound, .keep, .refuse),
+        (forbidden, .purge, .refuse),
+        (OfflineStoreError(.unauthorized, "sign in", status: 401), .keep, .stopRun),
+    ] as [(OfflineStoreError, ReadAccessLossPolicy, ReadAccessRule)])
+    func aLossAlreadyToldIsOnlyRefused(error: OfflineStoreError, policy: ReadAccessLossPolicy, expected: ReadAccessRule) {
+        #expect(ReadAccessRule.decide(error, wasRead: true, told: true, policy: policy) == expected)
+    }
+
     @Test func theDefaultPolicyKeepsAndAStoredDescriptorRemembersAPurge() throws {
         #expect(CollectionDescriptor("shared").readAccessLoss == .keep)
         var purged = CollectionDescriptor("shared")

@@ -238,6 +238,16 @@ extension SyncEngine {
         if report.refused.count > before, let refusal = report.refused.last { emit(.refused(refusal)) }
     }
 
+    /// A pull of `collection` succeeded: a withdrawn read access that was told of has returned,
+    /// so a later loss is told again (one read; a write only when it was recorded).
+    func readAccessReturned(_ collection: String) throws {
+        let told = try read("reading the state of \(collection)") { db in try CollectionsTable.readAccessLost(of: collection, in: db) }
+        guard told else { return }
+        try write("recording that read access to \(collection) returned") { db in
+            try CollectionsTable.setReadAccessLost(false, of: collection, in: db)
+        }
+    }
+
     /// A collection's pull was refused (``ReadAccessRule``): names it in the report, and when
     /// the store had read it before, follows its ``ReadAccessLossPolicy`` — decide, write
     /// (one transaction), then tell the app (``SyncEvent/readAccessLost(_:)``, then a
@@ -245,16 +255,21 @@ extension SyncEngine {
     /// as for a refused push).
     func loseReadAccess(_ collection: CollectionDescriptor, _ error: OfflineStoreError, report: inout SyncReport) throws {
         let name = collection.name
-        let wasRead = try read("reading the state of \(name)") { db in
-            try CollectionsTable.cursor(of: name, in: db) != nil || ObjectRow.anySynced(db, in: name)
+        let (wasRead, told) = try read("reading the state of \(name)") { db in
+            (try CollectionsTable.cursor(of: name, in: db) != nil || ObjectRow.anySynced(db, in: name),
+             try CollectionsTable.readAccessLost(of: name, in: db))
         }
-        let decision = ReadAccessRule.decide(error, wasRead: wasRead, policy: collection.readAccessLoss)
+        let decision = ReadAccessRule.decide(error, wasRead: wasRead, told: told, policy: collection.readAccessLoss)
         refuse(name, .pull, error, report: &report)
         var removed = 0, failed: [Int64] = []
         switch decision {
         case .stopRun: throw error
         case .refuse: return
-        case .keep: break
+        case .keep:
+            // Told once: the next refusals only name the collection, until a pull succeeds.
+            try write("recording that read access to \(name) was withdrawn") { db in
+                try CollectionsTable.setReadAccessLost(true, of: name, in: db)
+            }
         case .purge:
             let reasons = ChangeReasons()
             (removed, failed) = try write("purging \(name) after read access was withdrawn", reasons: reasons) { db in
@@ -265,6 +280,7 @@ extension SyncEngine {
                     ScopeRule.departure(of: row, queued: queued)
                 }
                 try CollectionsTable.setCursor(nil, of: name, in: db)
+                try CollectionsTable.setReadAccessLost(true, of: name, in: db)
                 return (removed, failed)
             }
         }

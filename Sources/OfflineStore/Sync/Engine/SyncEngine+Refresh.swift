@@ -25,6 +25,7 @@ extension SyncEngine {
             if let cancelled = SyncCancellation.check("the refresh") { return cancelled }
             do {
                 try await refresh(collection, full: full, report: &report, context: context)
+                try readAccessReturned(collection.name)
             } catch let error as OfflineStoreError where ReadAccessRule.isReadRefusal(error) {
                 // Read access withdrawn (or never given): the collection's policy, the others go on.
                 do {

@@ -1,7 +1,8 @@
 /// What a refresh does when a collection's pull fails (pure, no I/O; Docs/Auth.md, "Sharing
 /// and lost access"): a refusal (403, or a 404 on its records) stops that collection only;
 /// when the store had read it before, read access was withdrawn and the collection's
-/// ``ReadAccessLossPolicy`` applies; every other error stops the run.
+/// ``ReadAccessLossPolicy`` applies, once: a kept collection whose loss the app was already
+/// told of is only refused again, until a pull of it succeeds; every other error stops the run.
 enum ReadAccessRule: Equatable, Sendable {
     /// Not about this collection (401, offline, timeout, a server error, cancelled): the run stops.
     case stopRun
@@ -13,10 +14,12 @@ enum ReadAccessRule: Equatable, Sendable {
     case purge
 
     /// The decision for a pull that failed with `error`; `wasRead`: the collection has a
-    /// pull cursor or holds server copies.
-    static func decide(_ error: OfflineStoreError, wasRead: Bool, policy: ReadAccessLossPolicy) -> ReadAccessRule {
+    /// pull cursor or holds server copies; `told`: the app was told of this loss already
+    /// (a kept collection refused again).
+    static func decide(_ error: OfflineStoreError, wasRead: Bool, told: Bool = false,
+                       policy: ReadAccessLossPolicy) -> ReadAccessRule {
         guard isReadRefusal(error) else { return .stopRun }
-        guard wasRead else { return .refuse }
+        guard wasRead, !told else { return .refuse }
         switch policy {
         case .keep: return .keep
         case .purge: return .purge
