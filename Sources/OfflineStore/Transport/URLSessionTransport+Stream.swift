@@ -49,10 +49,11 @@ final class StreamFeed: @unchecked Sendable {
     init(running: RunningTask, delegate: SessionDelegate) {
         self.running = running
         self.delegate = delegate
-        #if canImport(Darwin)
-        buffer = BodyBuffer(pause: { running.suspend() }, resume: { running.resume() }, cancel: { running.cancel() })
-        #else
+        // Apple's Foundation pauses a suspended task; swift-corelibs-foundation (FoundationNetworking) cannot.
+        #if canImport(FoundationNetworking)
         buffer = BodyBuffer(pause: {}, resume: {}, cancel: { running.cancel() })
+        #else
+        buffer = BodyBuffer(pause: { running.suspend() }, resume: { running.resume() }, cancel: { running.cancel() })
         #endif
     }
 
@@ -72,8 +73,8 @@ final class StreamFeed: @unchecked Sendable {
                       ?? TransportError(.other, String(describing: error)))
     }
 
-    /// Delivers the head if it was not yet; true when `error` ended the task but an answer
-    /// was delivered all the same (a cancelled HTTP challenge).
+    /// Delivers the head unless it went before; true when `error` ended the task and an
+    /// answer went all the same (a cancelled HTTP challenge).
     @discardableResult
     private func deliverHead(_ response: URLResponse?, error: (any Error)?) -> Bool {
         guard let onHead else { return false }

@@ -92,7 +92,7 @@ extension KintoBackend {
         var changes: [RemoteChange] = []
         var page = try await pull(collection: collection, since: cursor, continuing: continuing, filters: extra,
                                   includingDeletions: includingDeletions) { changes += $0 }
-        page.changes = changes
+        page.changes = KintoPage.latest(changes)
         return page
     }
 

@@ -128,6 +128,12 @@ enum KintoPage {
         return (RemoteChange(id: id, record: record, version: String(lastModified)), lastModified)
     }
 
+    /// One change per id: the one with the highest version, in page order (changes read
+    /// by ``KintoPageReader``, whose versions are `last_modified` integers).
+    static func latest(_ changes: [RemoteChange]) -> [RemoteChange] {
+        latest(changes.map { ($0, Int64($0.version) ?? .min) })
+    }
+
     /// One change per id: the one with the highest `last_modified`, in page order.
     private static func latest(_ parsed: [(RemoteChange, Int64)]) -> [RemoteChange] {
         var highest: [String: Int64] = [:]
