@@ -65,8 +65,9 @@ final class StreamFeed: @unchecked Sendable {
 
     /// The task ended, with `error` when it broke.
     func completed(task: URLSessionTask, error: (any Error)?) {
-        // An HTTP challenge's answer comes as a cancelled task: its head, without a body.
-        let answered = deliverHead(task.response, error: error)
+        // An HTTP challenge's answer comes as a cancelled task (its head may have gone with
+        // body bytes already): the answer, without the rest of its body.
+        let answered = onHead != nil ? deliverHead(task.response, error: error) : running.challenged(delegate) != nil
         guard let error, !answered else { return buffer.finish(nil) }
         if running.wasCancelled { return buffer.finish(CancellationError()) }
         buffer.finish((error as? URLError).map(URLSessionTransport.transportError)
