@@ -64,6 +64,12 @@ let package = Package(
             dependencies: ["OfflineStore"],
             path: "Examples/QuickStart"
         ),
+        // Docs/Observing.md's main-actor example, byte for byte (DocumentationTests checks it).
+        .executableTarget(
+            name: "observing-example",
+            dependencies: ["OfflineStore"],
+            path: "Examples/Observing"
+        ),
         .executableTarget(
             name: "todo-sync-example",
             dependencies: ["OfflineStore"],

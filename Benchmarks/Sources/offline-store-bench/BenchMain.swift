@@ -131,7 +131,7 @@ struct BenchMain {
                 // The memory backend is the main Kinto; PostgreSQL is the refresh rows' Kinto, when started.
                 let servers = [("memory", url)] + o.refreshKintos.filter { $0.name.hasPrefix("PostgreSQL") }.map { ($0.name, $0.url) }
                 for (name, serverURL) in servers {
-                    progress("flush of 5,000 creates to Kinto (\(name)), ours and kinto-http (fresh processes)")
+                    progress("flush of 5,000 creates to Kinto (\(name)), ours, kinto-http and raw HTTP (fresh processes)")
                     try KintoBenchmarks.flushRow(server: name, url: serverURL, python: o.python, script: o.script,
                                                  count: 5_000, rounds: 2).forEach(add)
                 }

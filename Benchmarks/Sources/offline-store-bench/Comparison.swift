@@ -31,7 +31,9 @@ struct Comparison {
         let oursRate = Double(count) / ours
         let baseRate = Double(count) / baseline
         let ratio = oursRate / baseRate
-        var target = "≥ \(Format.fixed(minimumRatio, 1))×"
+        // One decimal unless the target needs two (0.85, 0.95).
+        let digits = abs((minimumRatio * 10).rounded() - minimumRatio * 10) < 1e-9 ? 1 : 2
+        var target = "≥ \(Format.fixed(minimumRatio, digits))×"
         var passed = ratio >= minimumRatio
         if let minimumRate {
             target += " and ≥ \(Format.rate(minimumRate, unit))"

@@ -25,6 +25,11 @@ enum Fixtures {
     /// The version (Kinto `last_modified`) of object `i` on the simulated server.
     static func version(_ i: Int) -> Int64 { 1_700_000_000_000 + Int64(i) }
 
+    /// The Kinto list pages of objects `0..<count`, `pageSize` per page (``kintoPage(_:)``).
+    static func kintoPages(count: Int, pageSize: Int) -> [[UInt8]] {
+        stride(from: 0, to: count, by: pageSize).map { kintoPage($0..<min(count, $0 + pageSize)) }
+    }
+
     /// One Kinto list page, `{"data":[…]}`, of objects `range`, each with its `last_modified`.
     static func kintoPage(_ range: Range<Int>) -> [UInt8] {
         var out: [UInt8] = []

@@ -56,16 +56,19 @@ enum KintoBenchmarks {
             ]
             for i in 0..<sides.count { try sides[(i + round) % sides.count]() }
         }
-        let ratio = theirs / ours
+        // The target is against the raw-HTTP limit, which no client can pass (Performance.md,
+        // "Flush: at the server's pace"); kinto-http stays beside it as the reference client.
+        let ratio = raw / ours
         return [
-            BenchResult(scenario: "flush of \(Format.grouped(count)) creates to real Kinto (\(server)), fresh process",
+            BenchResult(scenario: "flush of \(Format.grouped(count)) creates to real Kinto (\(server)), fresh process, "
+                        + "vs the raw-HTTP limit (its batches of 25 sent back to back, bodies built beforehand)",
                         ours: Format.rate(Double(count) / ours, "records"),
-                        baseline: Format.rate(Double(count) / theirs, "records") + " (kinto-http batch)",
-                        ratio: Format.ratio(ratio), target: "≥ 1.5×", passed: ratio >= 1.5),
-            BenchResult(scenario: "↳ same, raw-HTTP limit (the same batches of 25 sent back to back, bodies built beforehand)",
+                        baseline: "raw \(Format.rate(Double(count) / raw, "records"))",
+                        ratio: Format.ratio(ratio), target: "≥ 0.95×", passed: ratio >= 0.95),
+            BenchResult(scenario: "↳ same, against kinto-http (`batch()`, fresh process)",
                         ours: Format.rate(Double(count) / ours, "records"),
-                        baseline: "raw \(Format.rate(Double(count) / raw, "records")) (kinto-http reaches \(Format.ratio(raw / theirs)) of it)",
-                        ratio: Format.ratio(raw / ours) + " raw", target: "— (measured limit)", passed: nil),
+                        baseline: "\(Format.rate(Double(count) / theirs, "records")) (kinto-http reaches \(Format.ratio(raw / theirs)) of the raw limit)",
+                        ratio: Format.ratio(theirs / ours) + " kinto-http", target: "— (reference client)", passed: nil),
         ]
     }
 

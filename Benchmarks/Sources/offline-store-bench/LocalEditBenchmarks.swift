@@ -38,7 +38,7 @@ enum LocalEditBenchmarks {
             }
         })
         let scenario = "durable single edit (row + queue entry, own transaction)"
-        return [comparison.row(scenario, count: count, unit: "edits", minimumRatio: 0.9),
+        return [comparison.row(scenario, count: count, unit: "edits", minimumRatio: 0.95),
                 comparison.floorRow("↳ same, required-work floor (\(floorWork))", count: count, unit: "edits")]
     }
 
@@ -67,7 +67,7 @@ enum LocalEditBenchmarks {
             }
         })
         let scenario = "\(Format.grouped(count)) edits in one bulk transaction"
-        return [comparison.row(scenario, count: count, unit: "edits", minimumRatio: 0.6),
+        return [comparison.row(scenario, count: count, unit: "edits", minimumRatio: 0.7),
                 comparison.floorRow("↳ same, required-work floor (\(floorWork))", count: count, unit: "edits")]
     }
 

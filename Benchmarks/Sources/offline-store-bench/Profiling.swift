@@ -21,24 +21,43 @@ enum Profiling {
             let store = try ObjectStore(path: dir.file("p.sqlite"), backend: PagedBackend(objects: count, pageSize: 500))
             try store.register(CollectionDescriptor(Fixtures.collection))
             try await store.refresh()
+        case "ingest-fixtures":
+            // Only the pages the `ingest` child builds, to subtract from its count.
+            let pages = Fixtures.kintoPages(count: count, pageSize: 500)
+            guard pages.count > 0 else { throw BenchError("fixtures") }
+        case "raw-ingest", "raw-ingest-fixtures":
+            // The ingest baseline (RawIngest); `-fixtures` only builds its serialized records.
+            let pages = Fixtures.kintoPages(count: count, pageSize: 500)
+            let raw = try RawIngest(path: dir.file("r.sqlite"), pages: pages)
+            if scenario == "raw-ingest" { try raw.run() }
+        case "raw-single", "raw-bulk":
+            // The edit baseline (RawEdits): its keys and texts are made before it runs.
+            let raw = try RawEdits(path: dir.file("r.sqlite"), count: count)
+            try edits(count, single: scenario == "raw-single", begin: raw.begin, commit: raw.commit, edit: raw.insert)
         case "floor-single", "floor-bulk":
             // The required-work floor of the same edits (RawRequiredEdits).
             let raw = try RawRequiredEdits(path: dir.file("f.sqlite"), count: count)
-            let single = scenario == "floor-single"
-            if !single { try raw.begin.run() }
-            for i in 0..<count {
-                if single { try raw.begin.run() }
-                try raw.create(i)
-                if single { try raw.commit.run() }
-            }
-            if !single { try raw.commit.run() }
+            try edits(count, single: scenario == "floor-single", begin: raw.begin, commit: raw.commit, edit: raw.create)
         case "fixtures":
             // Only the objects every edit scenario builds, to subtract from the others' counts.
             let objects = (0..<count).map(Fixtures.object)
             let ids = (0..<count).map(Fixtures.id)
             guard objects.count == ids.count else { throw BenchError("fixtures") }
         default:
-            throw BenchError("profile: single, bulk, ingest, floor-single, floor-bulk or fixtures")
+            throw BenchError("profile: single, bulk, ingest, floor-single, floor-bulk, raw-single, raw-bulk, raw-ingest, "
+                             + "fixtures, ingest-fixtures or raw-ingest-fixtures")
         }
+    }
+
+    /// Runs `edit` for `0..<count`, each in its own transaction (`single`) or all in one.
+    private static func edits(_ count: Int, single: Bool, begin: RawSQLite.Statement, commit: RawSQLite.Statement,
+                              edit: (Int) throws -> Void) throws {
+        if !single { try begin.run() }
+        for i in 0..<count {
+            if single { try begin.run() }
+            try edit(i)
+            if single { try commit.run() }
+        }
+        if !single { try commit.run() }
     }
 }

@@ -7,6 +7,7 @@
 /// try await store.login(.basic(user: "alice", password: "s3cret"))   // asks the server
 /// try await store.sync()
 /// store.logout()                                                     // data and queue stay
+/// try await store.logout(pendingEdits: .refuse)                      // throws while edits wait
 /// try await store.fullResetAndLogout()                               // everything goes
 /// ```
 ///
@@ -23,12 +24,12 @@ extension ObjectStore {
         configuration.logger.info("signed in", metadata: ["user": "\(credentials.user ?? "-")"])
     }
 
-    /// Signs out: requests go without credentials until the next ``login(_:)``. Local data
-    /// and the queue stay (use ``fullResetAndLogout()`` to remove them, or per-user stores
-    /// — ``UserPartitions`` — to keep users apart).
-    public func logout() {
-        backend?.authSession?.set(nil)
-    }
+    /// Signs out (requests go anonymous); data and queue stay: see ``logout(pendingEdits:)``, ``UserPartitions``.
+    public func logout() { backend?.authSession?.set(nil) }
+
+    /// Signs out, deciding what happens to edits not sent yet (``PendingEditsAtLogout``).
+    /// - Throws: ``OfflineStoreError/Code/pendingEdits`` (`.refuse`; nothing changes), or a storage error.
+    public func logout(pendingEdits: PendingEditsAtLogout) async throws { try await syncEngine.settleBeforeLogout(pendingEdits); logout() }
 
     /// Whether the backend's session holds credentials (false without a session).
     public var isLoggedIn: Bool { backend?.authSession?.isLoggedIn ?? false }

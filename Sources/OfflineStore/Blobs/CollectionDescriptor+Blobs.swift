@@ -27,7 +27,7 @@ extension CollectionDescriptor {
         for blob in blobFields {
             guard let value = object[blob.name], value != .null else { continue }
             guard BlobReference(json: value) != nil else {
-                throw OfflineStoreError(.schemaViolation, "\(name): blob field '\(blob.name)' must hold a blob reference; attach blobs with attach(_:field:file:)")
+                throw OfflineStoreError(.schemaViolation, "collection \(name): blob field '\(blob.name)' must hold a blob reference; attach blobs with attach(_:field:file:)")
             }
         }
     }

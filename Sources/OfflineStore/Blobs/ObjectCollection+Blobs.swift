@@ -47,7 +47,7 @@ extension ObjectCollection {
         }
         guard let persistent = try object(id)?.persistent,
               BlobReference(json: persistent[field])?.id == reference.id else {
-            throw OfflineStoreError(.notFound, "\(name)/\(id): the blob in '\(field)' is not in the store and not on the server")
+            throw OfflineStoreError(.notFound, "object \(name)/\(id): the blob in '\(field)' is not in the store and not on the server")
         }
         return try await store.syncEngine.downloadBlob(collection: name, id: id, field: field, reference: reference, record: persistent)
     }
@@ -74,7 +74,7 @@ extension ObjectCollection {
     /// - Throws: ``OfflineStoreError/Code/notFound`` when the blob did not fail.
     public func retryBlobUpload(_ id: String, field: String) throws {
         try store.local.write("retrying the blob \(field) of \(name)/\(id)") { db in
-            if try !BlobTable.retryFailedUpload(db, collection: name, id: id, field: field) { throw OfflineStoreError(.notFound, "\(name)/\(id) has no failed blob in '\(field)'") }
+            if try !BlobTable.retryFailedUpload(db, collection: name, id: id, field: field) { throw OfflineStoreError(.notFound, "object \(name)/\(id) has no failed blob in '\(field)'") }
         }
     }
 
@@ -88,11 +88,11 @@ extension ObjectCollection {
     /// The reference in an object's declared blob field.
     private func blobReference(_ id: String, field: String, descriptor: CollectionDescriptor) throws -> BlobReference {
         guard descriptor.isBlobField(field) else {
-            throw OfflineStoreError(.schemaViolation, "\(name): '\(field)' is not a declared blob field")
+            throw OfflineStoreError(.schemaViolation, "collection \(name): '\(field)' is not a declared blob field")
         }
-        guard let value = try find(id) else { throw OfflineStoreError(.notFound, "\(name)/\(id) does not exist") }
+        guard let value = try find(id) else { throw OfflineStoreError(.notFound, "object \(name)/\(id) does not exist") }
         guard let reference = BlobReference(json: value[field]) else {
-            throw OfflineStoreError(.notFound, "\(name)/\(id) has no blob in '\(field)'")
+            throw OfflineStoreError(.notFound, "object \(name)/\(id) has no blob in '\(field)'")
         }
         return reference
     }
@@ -101,9 +101,9 @@ extension ObjectCollection {
                         write: (BlobFiles, String) throws -> (size: Int64, sha256: String)) async throws -> BlobReference {
         let descriptor = try descriptor()
         guard descriptor.isBlobField(field) else {
-            throw OfflineStoreError(.schemaViolation, "\(name): '\(field)' is not a declared blob field")
+            throw OfflineStoreError(.schemaViolation, "collection \(name): '\(field)' is not a declared blob field")
         }
-        guard try find(id) != nil else { throw OfflineStoreError(.notFound, "\(name)/\(id) does not exist") }
+        guard try find(id) != nil else { throw OfflineStoreError(.notFound, "object \(name)/\(id) does not exist") }
         guard !mimetype.isEmpty, mimetype.utf8.count <= 255, !mimetype.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
             throw OfflineStoreError(.invalidOperation, "the media type must be 1–255 bytes without control characters")
         }

@@ -81,7 +81,7 @@ extension EditEngine {
         let kind: QueueEntry.Kind
         switch edit {
         case .create(let v):
-            if row?.exists == true { throw OfflineStoreError(.alreadyExists, "\(collection.name)/\(id) already exists") }
+            if row?.exists == true { throw OfflineStoreError(.alreadyExists, "object \(collection.name)/\(id) already exists") }
             newValue = try ObjectValidation.members(of: v, id: id)
             kind = .create
         case .save(let v, let known):
@@ -92,12 +92,12 @@ extension EditEngine {
             newValue = members
             kind = row?.exists == true ? .update : .create
         case .replace(_, let v):
-            guard row?.exists == true else { throw OfflineStoreError(.notFound, "\(collection.name)/\(id) does not exist") }
+            guard row?.exists == true else { throw OfflineStoreError(.notFound, "object \(collection.name)/\(id) does not exist") }
             newValue = try ObjectValidation.members(of: v, id: id)
             kind = .update
         case .patch(_, let fields):
             guard let current = row?.effective?.objectValue else {
-                throw OfflineStoreError(.notFound, "\(collection.name)/\(id) does not exist")
+                throw OfflineStoreError(.notFound, "object \(collection.name)/\(id) does not exist")
             }
             var merged = current
             for (key, value) in fields where key != "id" {
@@ -106,7 +106,7 @@ extension EditEngine {
             newValue = try ObjectValidation.members(of: .object(merged), id: id)
             kind = .update
         case .destroy:
-            guard row?.exists == true else { throw OfflineStoreError(.notFound, "\(collection.name)/\(id) does not exist") }
+            guard row?.exists == true else { throw OfflineStoreError(.notFound, "object \(collection.name)/\(id) does not exist") }
             newValue = nil
             kind = .delete
         }

@@ -8,10 +8,10 @@ extension EditEngine {
     func resolve(_ collection: String, id: String, with resolution: Resolution) throws {
         try local.write("resolving \(collection)/\(id)") { db in
             guard let row = try ObjectRow.fetch(db, collection: collection, id: id) else {
-                throw OfflineStoreError(.notFound, "\(collection)/\(id) does not exist")
+                throw OfflineStoreError(.notFound, "object \(collection)/\(id) does not exist")
             }
             guard row.state == .conflicted else {
-                throw OfflineStoreError(.notConflicted, "\(collection)/\(id) is not conflicted (it is \(row.state.rawValue))")
+                throw OfflineStoreError(.notConflicted, "object \(collection)/\(id) is not conflicted (it is \(row.state.rawValue))")
             }
             if case .preserve = resolution { return }
             try ConflictWrites.apply(resolution, to: row, validatingWith: try local.collections.descriptor(of: collection),

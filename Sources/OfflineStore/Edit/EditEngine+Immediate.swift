@@ -28,7 +28,7 @@ extension EditEngine {
                                         status: failed.status, body: failed.responseBody)
         } else if row?.state == .conflicted {
             // The conflict is kept for the app to resolve, whatever the update policy.
-            throw OfflineStoreError(.conflict, "\(name)/\(id) conflicts with the server's version; resolve it")
+            throw OfflineStoreError(.conflict, "object \(name)/\(id) conflicts with the server's version; resolve it")
         } else if !entries.isEmpty {
             failure = stop ?? OfflineStoreError(.conflict, "the server did not confirm \(name)/\(id); the edit stays queued")
         } else {

@@ -75,7 +75,7 @@ final class EditEngine: Sendable {
     }
 
     private static func offlineError(_ collection: String) -> OfflineStoreError {
-        OfflineStoreError(.offline, "\(collection) updates only online and the server cannot be reached; nothing changed")
+        OfflineStoreError(.offline, "collection \(collection) updates only online and the server cannot be reached; nothing changed")
     }
 
     /// Pings the backend (offline without a backend or when forced offline).
@@ -97,7 +97,7 @@ final class EditEngine: Sendable {
         case .reachable: nil
         case .offline: offlineError(collection)
         case .unauthorized(let error):
-            OfflineStoreError(.unauthorized, "\(collection) updates only online and the server refused the credentials; nothing changed",
+            OfflineStoreError(.unauthorized, "collection \(collection) updates only online and the server refused the credentials; nothing changed",
                               status: error.status)
         }
     }

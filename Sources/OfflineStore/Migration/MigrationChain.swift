@@ -24,15 +24,15 @@ struct MigrationChain: Sendable {
     /// - Throws: ``OfflineStoreError/Code/configuration`` naming the collection and the step.
     static func validate(version: Int, migrations: [ModelMigration], collection: String) throws {
         guard version >= 1 else {
-            throw OfflineStoreError(.configuration, "\(collection): schemaVersion must be 1 or more, not \(version)")
+            throw OfflineStoreError(.configuration, "collection \(collection): schemaVersion must be 1 or more, not \(version)")
         }
         for step in migrations {
             guard (2...max(2, version)).contains(step.version), step.version <= version else {
-                throw OfflineStoreError(.configuration, "\(collection): \(step) must lead to a version in 2…\(version) "
+                throw OfflineStoreError(.configuration, "collection \(collection): \(step) must lead to a version in 2…\(version) "
                     + "(version 1 is the first shape; raise schemaVersion to \(step.version) to add it)")
             }
             for field in step.namedFields where field.isEmpty || field == "id" {
-                throw OfflineStoreError(.configuration, "\(collection): \(step) names the field '\(field)', which a migration cannot change")
+                throw OfflineStoreError(.configuration, "collection \(collection): \(step) names the field '\(field)', which a migration cannot change")
             }
         }
     }
@@ -110,7 +110,7 @@ enum SchemaVersionRule: Equatable {
 
     /// The typed error of a refusal.
     static func downgradeError(collection: String, stored: Int, registered: Int) -> OfflineStoreError {
-        OfflineStoreError(.modelTooNew, "\(collection) is stored at schema version \(stored) by a newer release of the app; "
+        OfflineStoreError(.modelTooNew, "collection \(collection) is stored at schema version \(stored) by a newer release of the app; "
             + "this release reads version \(registered). Nothing was changed: update the app")
     }
 }

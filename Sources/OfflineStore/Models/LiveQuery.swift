@@ -66,15 +66,28 @@ public final class LiveQuery<M: SyncModel> {
         }
     }
 
-    /// Starts observing the models matching a predicate.
-    public convenience init(_ collection: ModelCollection<M>, where predicate: ModelPredicate<M>?,
+    /// Starts observing the models matching a predicate (every model when it is nil), in order.
+    ///
+    /// ```swift
+    /// let byTitle = LiveQuery(todos, orderBy: [.ascending(\.title)])
+    /// ```
+    public convenience init(_ collection: ModelCollection<M>, where predicate: ModelPredicate<M>? = nil,
                             orderBy: [ModelSort<M>] = [], limit: Int? = nil) {
         self.init(collection, ModelQuery(where: predicate, orderBy: orderBy, limit: limit))
     }
 
+    /// Starts observing the models whose boolean property is true (`LiveQuery(notes, where: \.pinned)`).
+    public convenience init(_ collection: ModelCollection<M>, where keyPath: KeyPath<M, Bool>,
+                            orderBy: [ModelSort<M>] = [], limit: Int? = nil) {
+        self.init(collection, ModelQuery(where: ModelPredicate(keyPath), orderBy: orderBy, limit: limit))
+    }
+
     deinit { task?.cancel() }
 
-    /// The sync status of a model (``ModelSyncStatus/synced`` when it is not in the result).
+    /// The sync status of a model of ``models``; not optional, because every object in the
+    /// result exists and has one (``ModelCollection/status(of:)``, which takes any id, is nil
+    /// for an id the store does not hold). A model that is not in the result answers
+    /// ``ModelSyncStatus/synced``; look it up with ``ModelCollection/status(of:)`` instead.
     public func status(of model: M) -> ModelSyncStatus { statuses[model.id] ?? .synced }
 
     /// Stops observing; the current values stay.

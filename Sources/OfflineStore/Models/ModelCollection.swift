@@ -66,14 +66,23 @@ public struct ModelCollection<M: SyncModel>: Sendable {
         try findAll(where: predicate, orderBy: orderBy).first
     }
 
-    /// How many objects match the predicate (locally deleted ones excluded, undecodable ones included).
+    /// How many models match the predicate: exactly the models
+    /// ``findAll(where:orderBy:limit:offset:)`` returns (locally deleted objects and objects
+    /// that do not decode as `M` are not counted).
+    ///
+    /// It decodes every matching object to know. `findAll(where:).undecodable` lists the
+    /// matching objects that do not decode; ``json``'s `count(where:)` counts every stored
+    /// object in SQLite without decoding, undecodable ones included.
     ///
     /// - Throws: as ``findAll(where:orderBy:limit:offset:)``.
     public func count(where predicate: ModelPredicate<M>? = nil) throws -> Int {
-        try json.count(where: try predicate?.condition.get())
+        try findAll(where: predicate).count
     }
 
-    /// The sync status of one object, or nil when it does not exist.
+    /// The sync status of one object, or nil when the store holds no object with this id:
+    /// never created, or deleted and that delete already synced (a delete still queued is
+    /// `.pending`). An object that does not decode as `M` still has a status.
+    /// (``LiveQuery/status(of:)`` takes a model of its result, which always has one.)
     ///
     /// - Throws: ``OfflineStoreError`` `unknownCollection`, or a storage error.
     public func status(of id: String) throws -> ModelSyncStatus? {

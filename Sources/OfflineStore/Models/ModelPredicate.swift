@@ -6,8 +6,13 @@
 ///
 /// ```swift
 /// let open = try todos.findAll(where: \.done == false && \.due < deadline)
-/// let milk = try todos.findAll(where: .contains(\.title, "milk") || \.due == nil)
+/// let milk = try todos.findAll(where: .containsIgnoringCase(\.title, "milk") || \.due == nil)
+/// let home = try notes.findAll(where: .contains(\.tags, "home") && !\.archived)
+/// let pinned = try notes.findAll(where: \.pinned)
 /// ```
+///
+/// A `Bool` key path alone (`where: \.pinned`) means the property is true, and `!\.pinned`
+/// that it is not (false or missing).
 public struct ModelPredicate<M: SyncModel>: Sendable {
     /// The condition on stored field names, or why the predicate cannot run.
     let condition: Result<Condition, OfflineStoreError>
@@ -37,7 +42,8 @@ public struct ModelPredicate<M: SyncModel>: Sendable {
         }.mapError(storeError))
     }
 
-    /// The string property contains the text (case-sensitive).
+    /// The string property contains the text, compared exactly: case-sensitive ("Buy Milk"
+    /// does not contain "milk"); `containsIgnoringCase` ignores case.
     public static func contains(_ keyPath: KeyPath<M, String>, _ text: String) -> ModelPredicate {
         ModelPredicate(Result { .contains(try ModelFields.name(of: keyPath), text) }.mapError(storeError))
     }
@@ -45,6 +51,34 @@ public struct ModelPredicate<M: SyncModel>: Sendable {
     /// The optional string property contains the text (case-sensitive); nil never matches.
     public static func contains(_ keyPath: KeyPath<M, String?>, _ text: String) -> ModelPredicate {
         ModelPredicate(Result { .contains(try ModelFields.name(of: keyPath), text) }.mapError(storeError))
+    }
+
+    /// The string property contains the text, ignoring case in every script ("CRÈME brûlée"
+    /// contains "crème"): both sides are lower-cased as Swift's `lowercased()` does. Accents
+    /// still count ("crème" does not contain "creme"); no wildcards.
+    public static func containsIgnoringCase(_ keyPath: KeyPath<M, String>, _ text: String) -> ModelPredicate {
+        ModelPredicate(Result { .containsIgnoringCase(try ModelFields.name(of: keyPath), text) }.mapError(storeError))
+    }
+
+    /// The optional string property contains the text, ignoring case; nil never matches.
+    public static func containsIgnoringCase(_ keyPath: KeyPath<M, String?>, _ text: String) -> ModelPredicate {
+        ModelPredicate(Result { .containsIgnoringCase(try ModelFields.name(of: keyPath), text) }.mapError(storeError))
+    }
+
+    /// The array property has an element equal to the value (`.contains(\.tags, "home")`):
+    /// whole elements, compared exactly, as `==` compares.
+    public static func contains<V: ModelQueryValue>(_ keyPath: KeyPath<M, [V]>, _ element: V) -> ModelPredicate {
+        ModelPredicate(Result { .arrayContains(try ModelFields.name(of: keyPath), try json(element)) }.mapError(storeError))
+    }
+
+    /// The optional array property has an element equal to the value; nil never matches.
+    public static func contains<V: ModelQueryValue>(_ keyPath: KeyPath<M, [V]?>, _ element: V) -> ModelPredicate {
+        ModelPredicate(Result { .arrayContains(try ModelFields.name(of: keyPath), try json(element)) }.mapError(storeError))
+    }
+
+    /// The boolean property is true (what `where: \.pinned` means).
+    public init(_ keyPath: KeyPath<M, Bool>) {
+        self = .compare(keyPath, true) { .equal($0, $1) }
     }
 
     /// Both predicates hold.
@@ -61,6 +95,35 @@ public struct ModelPredicate<M: SyncModel>: Sendable {
     public static prefix func ! (predicate: ModelPredicate) -> ModelPredicate {
         ModelPredicate(predicate.condition.map { .not($0) })
     }
+}
+
+/// The boolean property is not true: false, or missing from the stored object.
+///
+/// ```swift
+/// let unpinned = try notes.findAll(where: !\.pinned)
+/// ```
+public prefix func ! <M: SyncModel>(keyPath: KeyPath<M, Bool>) -> ModelPredicate<M> {
+    !ModelPredicate(keyPath)
+}
+
+/// Both hold: the predicate, and the boolean property is true (`.contains(\.tags, "home") && \.pinned`).
+public func && <M: SyncModel>(lhs: ModelPredicate<M>, rhs: KeyPath<M, Bool>) -> ModelPredicate<M> {
+    lhs && ModelPredicate(rhs)
+}
+
+/// Both hold: the boolean property is true, and the predicate (`\.pinned && \.title == "A"`).
+public func && <M: SyncModel>(lhs: KeyPath<M, Bool>, rhs: ModelPredicate<M>) -> ModelPredicate<M> {
+    ModelPredicate(lhs) && rhs
+}
+
+/// At least one holds: the predicate, or the boolean property is true.
+public func || <M: SyncModel>(lhs: ModelPredicate<M>, rhs: KeyPath<M, Bool>) -> ModelPredicate<M> {
+    lhs || ModelPredicate(rhs)
+}
+
+/// At least one holds: the boolean property is true, or the predicate.
+public func || <M: SyncModel>(lhs: KeyPath<M, Bool>, rhs: ModelPredicate<M>) -> ModelPredicate<M> {
+    ModelPredicate(lhs) || rhs
 }
 
 /// The property equals the value (`nil` matches a missing field too).

@@ -12,6 +12,11 @@ public enum SyncEvent: Sendable, Hashable {
     /// The server refused a collection (403): the run goes on with the others. Local
     /// copies stay; its refused edits stay queued or become forbidden failed entries.
     case refused(RefusedCollection)
+    /// The server stopped letting the user read a collection the store had read (403 or 404
+    /// on its records), and the store followed the collection's ``ReadAccessLossPolicy``
+    /// (kept its local copies, or purged the synced ones). Sent after the matching
+    /// ``refused(_:)``, on every sync that finds read access missing.
+    case readAccessLost(ReadAccessLoss)
     /// A record turned out to be a late delivery of this store's own create, and the store
     /// undid it (see ``SyncReport/lateWritesUndone``).
     case lateWriteUndone(LateWrite)
@@ -121,6 +126,9 @@ public struct ObjectChange: Sendable, Hashable {
         /// server without tombstones (`RESTResource.Deletions.sweep`), and the local copy,
         /// which had nothing pending, was removed.
         case swept
+        /// The server stopped letting the user read the collection and its policy is
+        /// ``ReadAccessLossPolicy/purge``: the synced copy, which had nothing pending, was removed.
+        case readAccessLost
     }
 
     /// Creates a change.

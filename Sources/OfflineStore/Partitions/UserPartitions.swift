@@ -88,6 +88,17 @@ public final class UserPartitions: Sendable {
         try current.store.close()
     }
 
+    /// Signs out, deciding what happens to the signed-in user's edits not sent yet
+    /// (``PendingEditsAtLogout``): `.refuse` throws while there are some and changes nothing,
+    /// `.keep` keeps them in the user's file for their next login, `.discard` drops them
+    /// first. App-partition edits are kept either way (the next user's sync sends them).
+    ///
+    /// - Throws: ``OfflineStoreError/Code/pendingEdits`` (`.refuse`), or a storage error.
+    public func logout(pendingEdits: PendingEditsAtLogout, removingAppData: Bool = false) async throws {
+        try await currentStore?.logout(pendingEdits: pendingEdits)
+        try await logout(removingAppData: removingAppData)
+    }
+
     /// The signed-in user's store, if any.
     public var currentStore: ObjectStore? { open.withLock { $0?.store } }
 
@@ -108,7 +119,7 @@ public final class UserPartitions: Sendable {
     /// - Throws: ``OfflineStoreError/Code/invalidOperation`` while that user is signed in.
     public func removeData(of user: String) throws {
         if currentUser == user {
-            throw OfflineStoreError(.invalidOperation, "\(user) is signed in: log out first")
+            throw OfflineStoreError(.invalidOperation, "user \(user) is signed in: log out first")
         }
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path(for: user) + suffix) }
     }

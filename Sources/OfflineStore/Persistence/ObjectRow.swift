@@ -131,7 +131,7 @@ struct ObjectRow: Sendable {
         let statement = try HotStatement.write(db, .insertNewObject, on: writer)
         try bindColumns(of: statement)
         try statement.execute()
-        return db.changesCount == 1
+        return statement.changes == 1
     }
 
     /// Binds the row's columns in the order of ``columns``.
@@ -149,16 +149,21 @@ struct ObjectRow: Sendable {
     }
 
     /// Inserts a new synced object from the server copy's canonical JSON text (``CanonicalJSON``,
-    /// holding its `id`), without building a tree: the row ``save(_:on:)`` would write for
-    /// `ObjectRow(collection:id:)` with that persistent copy and version.
-    static func insertServerCopy(_ db: Database, collection: String, id: String, text: [UInt8], version: String,
-                                 on writer: WriterStatements) throws {
-        var row = ObjectRow(collection: collection, id: id)
-        row.serverVersion = version
-        let statement = try HotStatement.write(db, .saveObject, on: writer)
-        try row.bindColumns(of: statement)
-        try statement.bindJSONText(3, text)  // the persistent copy, as text
+    /// holding its `id`), without building a tree, unless a row of the object exists: the row
+    /// ``save(_:on:)`` would write for `ObjectRow(collection:id:)` with that persistent copy and
+    /// version. Returns whether it inserted; one index descent, where a probe first takes two.
+    static func insertServerCopyIfNew(_ db: Database, collection: String, id: String, text: [UInt8], version: String,
+                                      on writer: WriterStatements) throws -> Bool {
+        // The columns it leaves out take their defaults: no local copy, base or base version,
+        // not dirty, local revision 0 (as `ObjectRow(collection:id:)` has them).
+        let statement = try HotStatement.write(db, .insertNewServerCopy, on: writer)
+        try statement.bind(1, collection)
+        try statement.bind(2, id)
+        try statement.bindJSONText(3, text)
+        try statement.bind(4, version)
+        try statement.bind(5, SyncState.synced.rawValue)
         try statement.execute()
+        return statement.changes == 1
     }
 
     func delete(_ db: Database) throws {

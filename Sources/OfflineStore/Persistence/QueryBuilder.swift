@@ -75,6 +75,14 @@ struct QueryBuilder {
             let e = try expression(f)
             arguments += [text]
             return "(instr(\(e), ?) > 0)"
+        case .containsIgnoringCase(let f, let text):
+            // GRDB registers `swiftLowercaseString` (Swift's `lowercased()`) on every
+            // connection; it answers NULL for a value that is not text.
+            let e = try expression(f)
+            arguments += [text.lowercased()]
+            return "(instr(swiftLowercaseString(\(e)), ?) > 0)"
+        case .arrayContains(let f, let element):
+            return try arrayContains(f, element)
         case .and(let parts):
             guard !parts.isEmpty else { return "1" }
             return "(" + (try parts.map { try sql(for: $0) }).joined(separator: " AND ") + ")"
@@ -86,6 +94,24 @@ struct QueryBuilder {
         }
     }
 
+    /// An element of the array at `field` equals `element`: `json_each` over the array,
+    /// nested arrays and objects skipped.
+    private mutating func arrayContains(_ field: String, _ element: JSONValue) throws -> String {
+        let path = try QueryBuilder.jsonPath(field)
+        let match: String
+        switch element {
+        case .array, .object:
+            throw OfflineStoreError(.invalidOperation, "arrayContains compares elements with a string, number, boolean or null, not an array or object")
+        case .null:
+            match = "json_each.type = 'null'"
+            arguments += [path, path]
+        default:
+            arguments += [path, path]
+            match = "json_each.type NOT IN ('array', 'object') AND json_each.value = \(try bind(element))"
+        }
+        return "(json_type(doc, ?) = 'array' AND EXISTS (SELECT 1 FROM json_each(doc, ?) WHERE \(match)))"
+    }
+
     private mutating func compare(_ field: String, _ op: String, _ value: JSONValue) throws -> String {
         let e = try expression(field)
         if case .null = value { throw OfflineStoreError(.invalidOperation, "only equal/notEqual compare with null") }
@@ -94,6 +120,10 @@ struct QueryBuilder {
 
     /// `INDEXED BY` naming a declared field index that a top-level comparison of the
     /// condition can use, or "".
+    ///
+    /// Only comparisons seek in an index: it orders whole values, so a text search or an
+    /// array membership could only scan it, and (SQLite before 3.41 recomputes the
+    /// expression from the row) that costs more than reading the collection's rows.
     ///
     /// Without ANALYZE statistics, SQLite's planner prefers the primary key's `collection`
     /// prefix to a field index on (collection, field), so declared indexes would never be used.

@@ -87,7 +87,7 @@ enum QueueTable {
         try statement.bind(5, UUID.random().lowercaseString)
         try statement.bind(6, now.timeIntervalSince1970)
         try statement.execute()
-        return db.lastInsertedRowID
+        return statement.lastInsertedRowID
     }
 
     static func setKind(_ db: Database, seq: Int64, kind: QueueEntry.Kind) throws {
@@ -167,6 +167,28 @@ enum QueueTable {
             UPDATE queue SET state = \(target(.reject)), status = ?, response_body = ?, last_error = ?
             WHERE seq = ? AND \(condition(.reject))
             """, arguments: [status, body, message, seq])
+    }
+
+    /// Read access to the collection was withdrawn and its policy purges: every pending
+    /// entry (of an object not in conflict, whose conflict stays for the app) becomes a
+    /// forbidden failed entry (status 403) and its object is marked failed.
+    /// - Returns: the sequence numbers of the entries that failed, oldest first.
+    static func forbidPending(_ db: Database, collection: String, message: String) throws -> [Int64] {
+        let forbidden = """
+            collection = ? AND \(condition(.forbid)) AND NOT EXISTS (SELECT 1 FROM objects
+                WHERE objects.collection = queue.collection AND objects.id = queue.object_id AND objects.state = 'conflicted')
+            """
+        let seqs = try Int64.fetchAll(db, sql: "SELECT seq FROM queue WHERE \(forbidden) ORDER BY seq", arguments: [collection])
+        try db.execute(sql: """
+            UPDATE queue SET state = \(target(.forbid)), status = 403, response_body = NULL, last_error = ?
+            WHERE \(forbidden)
+            """, arguments: [message, collection])
+        try db.execute(sql: """
+            UPDATE objects SET state = 'failed' WHERE collection = ? AND state NOT IN ('conflicted', 'failed')
+            AND EXISTS (SELECT 1 FROM queue WHERE queue.collection = objects.collection AND queue.object_id = objects.id
+                        AND queue.state = 'failed')
+            """, arguments: [collection])
+        return seqs
     }
 
     /// A rejected entry is sent again, with the object's current local copy.

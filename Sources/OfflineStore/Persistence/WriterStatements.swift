@@ -6,7 +6,7 @@ import GRDBSQLite
 enum HotQuery: Int, CaseIterable {
     case beginImmediate, commit
     case savepoint, releaseSavepoint, rollbackToSavepoint
-    case fetchObject, saveObject, insertNewObject
+    case fetchObject, saveObject, insertNewObject, insertNewServerCopy
     case lastQueueEntry, appendQueueEntry
 
     /// The statement's SQL (one statement, `?` parameters).
@@ -26,6 +26,10 @@ enum HotQuery: Int, CaseIterable {
             """
         case .insertNewObject: """
             INSERT INTO objects(\(ObjectRow.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT(collection, id) DO NOTHING
+            """
+        case .insertNewServerCopy: """
+            INSERT INTO objects(collection, id, persistent, server_version, state) VALUES (?, ?, ?, ?, ?)
             ON CONFLICT(collection, id) DO NOTHING
             """
         case .lastQueueEntry: """

@@ -6,7 +6,7 @@ enum FailedEntryActions {
     /// The action, inside the caller's transaction, after checking it is allowed.
     static func apply(_ action: FailedEntryAction, collection: String, id: String, in db: Database) throws {
         guard let row = try ObjectRow.fetch(db, collection: collection, id: id) else {
-            throw OfflineStoreError(.notFound, "\(collection)/\(id) does not exist")
+            throw OfflineStoreError(.notFound, "object \(collection)/\(id) does not exist")
         }
         let entries = try QueueTable.entries(db, collection: collection, id: id)
         guard let failed = entries.first(where: { QueueTransition.retry.sources.contains($0.state) }) else {
@@ -14,7 +14,7 @@ enum FailedEntryActions {
                 "\(collection)/\(id) has no failed entry to act on (it is \(row.state.rawValue))")
         }
         if entries.contains(where: { !QueueTransition.drop.sources.contains($0.state) }) {
-            throw OfflineStoreError(.invalidOperation, "\(collection)/\(id) is being sent; try again after the flush")
+            throw OfflineStoreError(.invalidOperation, "object \(collection)/\(id) is being sent; try again after the flush")
         }
         guard failed.allowedActions.contains(action) else {
             let instead = failed.kind == .create
@@ -40,7 +40,7 @@ enum FailedEntryActions {
     static func rollBack(_ db: Database, collection: String, id: String) throws {
         let entries = try QueueTable.entries(db, collection: collection, id: id)
         if entries.contains(where: { !QueueTransition.drop.sources.contains($0.state) }) {
-            throw OfflineStoreError(.invalidOperation, "\(collection)/\(id) is being sent; try again after the flush")
+            throw OfflineStoreError(.invalidOperation, "object \(collection)/\(id) is being sent; try again after the flush")
         }
         try QueueTable.removeAll(db, collection: collection, id: id)
         guard var row = try ObjectRow.fetch(db, collection: collection, id: id) else { return }

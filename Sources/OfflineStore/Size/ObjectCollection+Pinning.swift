@@ -26,7 +26,7 @@ extension ObjectCollection {
         _ = try descriptor()
         try store.local.write("pinning \(name)/\(id)") { db in
             guard try ObjectRow.fetch(db, collection: name, id: id) != nil else {
-                throw OfflineStoreError(.notFound, "\(name)/\(id) is not in the store")
+                throw OfflineStoreError(.notFound, "object \(name)/\(id) is not in the store")
             }
             try ObjectKeyedTables.setPinned(db, collection: name, id: id, pinned)
         }

@@ -25,6 +25,10 @@ public struct CollectionDescriptor: Sendable {
     /// records that stop matching (unless they have pending edits or a conflict). Nil: the
     /// whole collection. Local edits are pushed whatever the scope.
     public var syncScope: ServerQuery?
+    /// What a sync does with the local data when the server stops letting the user read the
+    /// collection (``ReadAccessLossPolicy``): ``ReadAccessLossPolicy/keep`` (the default) or
+    /// ``ReadAccessLossPolicy/purge``.
+    public var readAccessLoss: ReadAccessLossPolicy = .keep
     /// Whether the collection holds data shared by every user of the device (the app
     /// partition; see ``partition``). Default false.
     var isAppShared = false
@@ -97,7 +101,7 @@ public struct CollectionDescriptor: Sendable {
         try MigrationChain.validate(version: schemaVersion, migrations: migrations, collection: name)
         if let syncScope {
             guard !isLocalOnly else {
-                throw OfflineStoreError(.invalidOperation, "\(name) is local-only: it has no server records to scope")
+                throw OfflineStoreError(.invalidOperation, "collection \(name) is local-only: it has no server records to scope")
             }
             try syncScope.validate()
         }
@@ -113,18 +117,18 @@ public struct CollectionDescriptor: Sendable {
         for f in fields { declared[f.name] = f }
         for (key, value) in object where key != "id" && !isBlobField(key) {
             guard let field = declared[key] else {
-                throw OfflineStoreError(.schemaViolation, "\(name): field '\(key)' is not declared")
+                throw OfflineStoreError(.schemaViolation, "collection \(name): field '\(key)' is not declared")
             }
             if value == .null {
-                if field.isRequired { throw OfflineStoreError(.schemaViolation, "\(name): field '\(key)' is required") }
+                if field.isRequired { throw OfflineStoreError(.schemaViolation, "collection \(name): field '\(key)' is required") }
                 continue
             }
             guard field.accepts(value) else {
-                throw OfflineStoreError(.schemaViolation, "\(name): field '\(key)' must be \(field.type.rawValue), got \(value.typeName)")
+                throw OfflineStoreError(.schemaViolation, "collection \(name): field '\(key)' must be \(field.type.rawValue), got \(value.typeName)")
             }
         }
         for field in fields where field.isRequired && object[field.name] == nil {
-            throw OfflineStoreError(.schemaViolation, "\(name): field '\(field.name)' is required")
+            throw OfflineStoreError(.schemaViolation, "collection \(name): field '\(field.name)' is required")
         }
     }
 }
@@ -139,6 +143,8 @@ struct StoredDescriptor: Codable, Sendable, Hashable {
     var blobFields: [BlobField]?
     /// Absent (nil) for the whole collection.
     var syncScope: ServerQuery?
+    /// Absent (nil) for ``ReadAccessLossPolicy/keep``, so older stored descriptors compare equal.
+    var readAccessLoss: ReadAccessLossPolicy?
 
     init(_ d: CollectionDescriptor) {
         fields = d.fields
@@ -147,6 +153,7 @@ struct StoredDescriptor: Codable, Sendable, Hashable {
         conflictPolicy = d.conflictPolicy.name
         blobFields = d.blobFields.isEmpty ? nil : d.blobFields
         syncScope = d.syncScope.flatMap { $0.terms.isEmpty ? nil : $0 }
+        readAccessLoss = d.readAccessLoss == .keep ? nil : d.readAccessLoss
     }
 
     func descriptor(named name: String) -> CollectionDescriptor {
@@ -154,6 +161,7 @@ struct StoredDescriptor: Codable, Sendable, Hashable {
             name, fields: fields, blobFields: blobFields ?? [], localOnly: localOnly, updatePolicy: updatePolicy,
             conflictPolicy: ConflictPolicy(name: conflictPolicy) ?? .preserveConflict)
         d.syncScope = syncScope
+        d.readAccessLoss = readAccessLoss ?? .keep
         return d
     }
 }

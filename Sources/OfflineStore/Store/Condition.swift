@@ -5,7 +5,13 @@
 ///
 /// ```swift
 /// let open = try todos.findAll(where: .equal("done", false) && .greater("priority", 2))
+/// let home = try notes.findAll(where: .arrayContains("tags", "home") || .containsIgnoringCase("title", "milk"))
 /// ```
+///
+/// Every condition runs in SQLite. A comparison (`equal`, `oneOf`, `less`, …) on a declared
+/// indexed field (``FieldSchema/isIndexed``) looks its values up in the field's index; a
+/// text search or an array membership reads each object of the collection (an index of
+/// whole values cannot find a substring or an element).
 public indirect enum Condition: Sendable, Hashable {
     /// The field equals the value (`null` matches a missing field too).
     case equal(String, JSONValue)
@@ -21,8 +27,19 @@ public indirect enum Condition: Sendable, Hashable {
     case greaterOrEqual(String, JSONValue)
     /// The field equals one of the values.
     case oneOf(String, [JSONValue])
-    /// The string field contains the text (case-sensitive).
+    /// The string field contains the text, compared exactly (case-sensitive: "Milk" does
+    /// not contain "milk"); see ``containsIgnoringCase(_:_:)``.
     case contains(String, String)
+    /// The string field contains the text, ignoring case: both are lower-cased as Swift's
+    /// `lowercased()` does, for every script ("CRÈME" contains "crème"); accents still
+    /// count ("crème" does not contain "creme"). Non-string fields never match. No
+    /// wildcards: `%` and `_` are ordinary characters.
+    case containsIgnoringCase(String, String)
+    /// The array field has an element equal to the value (`.arrayContains("tags", "home")`):
+    /// whole elements, compared as ``equal(_:_:)`` compares, never substrings. A field that
+    /// is missing or not an array never matches. The value is a string, number, boolean or
+    /// `null` (an array or object value throws `invalidOperation`).
+    case arrayContains(String, JSONValue)
     /// Both conditions hold.
     case and([Condition])
     /// At least one condition holds.

@@ -24,12 +24,13 @@ enum ObjectValidation {
         guard case .object(var members) = value else {
             throw OfflineStoreError(.invalidJSON, "an object must be a JSON object, got \(value.typeName)")
         }
-        if let given = members["id"], given != .null, given != .string(id) {
+        let given = members["id"]  // looked up once: every edit and pulled record comes here
+        if let given, given != .null, given != .string(id) {
             throw OfflineStoreError(.invalidID, "the object's \"id\" field (\(given)) does not match its id '\(id)'")
         }
         try checkFinite(value)
         // Setting an equal id would copy the whole dictionary (it is shared with `value`).
-        if members["id"] != .string(id) { members["id"] = .string(id) }
+        if given != .string(id) { members["id"] = .string(id) }
         return members
     }
 

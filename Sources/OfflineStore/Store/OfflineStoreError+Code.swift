@@ -14,6 +14,7 @@ extension OfflineStoreError {
             case undecodable
             case forbidden
             case modelTooNew
+            case pendingEdits
         }
         let base: Base
         /// The code's name, e.g. "offline".
@@ -91,5 +92,10 @@ extension OfflineStoreError {
         /// a newer release of the app migrated them (``CollectionDescriptor/schemaVersion``,
         /// ``SyncModel/schemaVersion``). Nothing was changed.
         public static let modelTooNew = Code(base: .modelTooNew)
+
+        /// A logout asked to refuse while edits wait to be sent (``PendingEditsAtLogout/refuse``),
+        /// and some do: nothing changed, the user is still signed in. Sync first, or log out
+        /// keeping or discarding them.
+        public static let pendingEdits = Code(base: .pendingEdits)
     }
 }

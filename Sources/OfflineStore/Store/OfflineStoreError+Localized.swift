@@ -58,6 +58,7 @@ extension OfflineStoreError.Code {
         case .cancelled: "Syncing was stopped."
         case .undecodable: "An item could not be read by this version of the app."
         case .modelTooNew: "This data was converted by a newer version of the app."
+        case .pendingEdits: "Some of your changes have not been sent yet."
         }
     }
 
@@ -90,6 +91,8 @@ extension OfflineStoreError.Code {
             "Sync again to send and receive the rest; your changes are kept on this device."
         case .undecodable:
             "Update the app to its latest version; the item is kept as it is."
+        case .pendingEdits:
+            "Sync before signing out, or choose to keep or discard the changes."
         case .closed, .invalidID, .invalidJSON, .invalidFieldPath, .schemaViolation, .unknownCollection,
              .collectionExists, .notFound, .alreadyExists, .notConflicted, .invalidOperation, .badResponse,
              .configuration:

@@ -25,7 +25,7 @@ extension OfflineStoreCommand {
                 } else if let value = object?.value {
                     Output.line(value)
                 } else {
-                    throw OfflineStoreError(.notFound, "\(collection)/\(id) does not exist")
+                    throw OfflineStoreError(.notFound, "object \(collection)/\(id) does not exist")
                 }
             }
         }

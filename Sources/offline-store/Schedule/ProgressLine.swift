@@ -73,7 +73,7 @@ final class ProgressLine: Sendable {
                 return current?.collection != progress.collection || current?.direction != progress.direction
             case .conflict: conflicts += 1
             case .failedEntry: failed += 1
-            case .refused: return false  // printed with the report
+            case .refused, .readAccessLost: return false  // printed with the report
             case .lateWriteUndone: return false
             }
             return true

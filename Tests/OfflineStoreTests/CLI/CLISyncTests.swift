@@ -151,4 +151,38 @@ struct CLISyncTests {
             try await immediate.expect(3, "get", "todos", "x")
         }
     }
+
+    /// bob syncs in alice's bucket: one collection he may write, one he may not read. The
+    /// sync sends and pulls the other, prints the refusal on stderr and in `"refused"`, and exits 6.
+    @Test(.liveServer) func aSyncWithARefusedCollectionPrintsItAndExits6() async throws {
+        try await CLIWorkspace.with { workspace in
+            let base = try #require(URL(string: try CLIKinto.url()))
+            let alice = SharingKintoTests.KintoUser(name: "alice", base: base)
+            let bobID = try await SharingKintoTests.KintoUser(name: "bob", base: base).id()
+            let collections = "/buckets/\(workspace.bucket)/collections"
+            try await alice.put("/buckets/\(workspace.bucket)", ["data": [:]])
+            try await alice.put("\(collections)/todos", ["permissions": ["write": [.string(bobID)]]])
+            try await alice.put("\(collections)/secret", ["data": [:]])
+            try await alice.put("\(collections)/todos/records/t0", ["data": ["title": "alice's"]])
+
+            let bob = try await workspace.store().initialise(collections: ["todos", "secret"],
+                                                             extra: ["--user", "bob", "--password-env", "CLI_PASSWORD"])
+            try await bob.expect(0, "create", "todos", #"{"title":"bob's"}"#, "--id", "t1")
+            try await bob.expect(0, "create", "secret", #"{"title":"not allowed"}"#, "--id", "x1")
+            let result = try await bob.expect(6, "sync")
+            let report = try result.json()
+            #expect(report["pushed"] == 1)
+            #expect(report["pulled"] == 1)
+            #expect(report["pending"] == 1)
+            #expect(report["error"] == .null)
+            let refused = try #require(report["refused"]?.arrayValue)
+            #expect(Set(refused.compactMap { $0["collection"]?.stringValue }) == ["secret"])
+            #expect(Set(refused.compactMap { $0["direction"]?.stringValue }) == ["push", "pull"])
+            #expect(refused.allSatisfy { $0["status"] == 403 && $0["message"]?.stringValue?.isEmpty == false })
+            #expect(result.stderr.contains(#"the server refused collection "secret" (push)"#), "\(result)")
+            #expect(result.stderr.contains(#"the server refused collection "secret" (pull)"#), "\(result)")
+            try await bob.expect(0, "get", "todos", "t0")
+            #expect(try await bob.queue().compactMap { $0["id"]?.stringValue } == ["x1"])
+        }
+    }
 }

@@ -168,9 +168,21 @@ struct InspectorBrowserTests {
 
     @Test(.liveServer) func aRejectedCreateIsShownWithTheServersAnswerAndDiscardedFromThePage() async throws {
         try await CLIWorkspace.with { workspace in
-            let store = try await workspace.store().initialise()
+            // bob syncs in alice's bucket; alice then withdraws his write access, so his edit of
+            // her record is refused (403): a forbidden failed entry beside the rejected one.
+            let base = try #require(URL(string: try CLIKinto.url()))
+            let alice = SharingKintoTests.KintoUser(name: "alice", base: base)
+            let bobID = try await SharingKintoTests.KintoUser(name: "bob", base: base).id()
+            let todos = "/buckets/\(workspace.bucket)/collections/todos"
+            try await alice.put("/buckets/\(workspace.bucket)", ["data": [:]])
+            try await alice.put(todos, ["permissions": ["write": [.string(bobID)]]])
+            try await alice.put("\(todos)/records/theirs", ["data": ["title": "alice's"]])
+            let store = try await workspace.store().initialise(extra: ["--user", "bob", "--password-env", "CLI_PASSWORD"])
             try await store.expect(0, "create", "todos", #"{"title":"Bad"}"#, "--id", "bad")
             try CLIFailedEntryTests.makeServerRefuse(store, "bad")  // Kinto answers 400
+            try await store.expect(4, "sync")
+            try await alice.put(todos, ["permissions": ["read": [.string(bobID)]]])
+            try await store.expect(0, "update", "todos", "theirs", #"{"title":"bob's"}"#, "--merge")
             try await store.expect(4, "flush")
 
             // Read-only: the entry and the server's answer are there, the actions are not.
@@ -181,6 +193,9 @@ struct InspectorBrowserTests {
                     try await browser.wait(for: "the failed entry") { try await !browser.findAll("tr.failed-row[data-id=bad]").isEmpty }
                     #expect(try await browser.text("#mode") == "read-only")
                     #expect(try await browser.text("tr.failed-row[data-id=bad]").contains("HTTP 400"))
+                    // The kind of each failed entry: only the 403 is labelled forbidden.
+                    #expect(try await browser.text("tr.failed-row[data-id=theirs] span.forbidden").trimmingCharacters(in: .whitespaces) == "forbidden")
+                    #expect(try await browser.findAll("tr.failed-row[data-id=bad] span.forbidden").isEmpty)
                     let disabled = try await browser.execute(
                         "return [...document.querySelectorAll('tr.failed-row button')].every(b => b.disabled)")
                     #expect(disabled == true)
@@ -197,11 +212,11 @@ struct InspectorBrowserTests {
                     try await browser.navigate(inspector.url + "#/failed")
                     try await browser.wait(for: "the failed entry") { try await !browser.findAll("tr.failed-row[data-id=bad]").isEmpty }
                     let actions = try await browser.execute(
-                        "return [...document.querySelectorAll('tr.failed-row button')].map(b => b.dataset.action)")
+                        "return [...document.querySelectorAll('tr.failed-row[data-id=bad] button')].map(b => b.dataset.action)")
                     #expect(actions == ["discard", "retry"])
                     try Self.save(try await browser.screenshot(), "inspector-failed.png")
                     try await browser.click("tr.failed-row[data-id=bad] button[data-action=discard]")
-                    try await browser.wait(for: "the discard") { try await !browser.findAll("#no-failed").isEmpty }
+                    try await browser.wait(for: "the discard") { try await browser.findAll("tr.failed-row[data-id=bad]").isEmpty }
                     #expect(try await browser.text("#message").contains("todos/bad: discard done"))
                 }
             } catch {
@@ -210,7 +225,7 @@ struct InspectorBrowserTests {
             }
             #expect(try await inspector.stop().status == 0)
             try await store.expect(3, "get", "todos", "bad")
-            #expect(try await store.queue().isEmpty)
+            #expect(try await store.queue().compactMap { $0["id"]?.stringValue } == ["theirs"])
         }
     }
 }

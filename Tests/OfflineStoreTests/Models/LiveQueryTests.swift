@@ -97,6 +97,19 @@ extension Models {
         }
 
         @MainActor
+        @Test func waitingForALiveQueryEndsWhenTheWaitingTaskIsCancelled() async throws {
+            let (temporary, _) = try makeTodoStore()
+            let live = LiveQuery(temporary.store.collection(Todo.self))
+            try await waitUntil(live) { $0.isLoaded }
+            let waiting = Task { @MainActor in try await waitUntil(live) { $0.models.count == 99 } }
+            await Task.yield()
+            waiting.cancel()
+            await #expect(throws: CancellationError.self) { try await waiting.value }
+            #expect(live.isObserving, "cancelling the wait leaves the live query running")
+            live.stop()
+        }
+
+        @MainActor
         @Test func liveQueryShowsConflicts() async throws {
             let (temporary, backend) = try makeTodoStore()
             let store = temporary.store
@@ -118,19 +131,55 @@ extension Models {
 
 /// Waits, without sleeping, until `condition` holds for `live`: re-checks after every
 /// change `withObservationTracking` reports on the properties the condition reads.
+///
+/// - Throws: the live query's error when it stops; `CancellationError` as soon as the
+///   waiting task is cancelled.
 @MainActor
 func waitUntil<M: SyncModel>(_ live: LiveQuery<M>, _ condition: @escaping @MainActor (LiveQuery<M>) -> Bool) async throws {
     while !condition(live) {
         if let error = live.error { throw error }
-        // Nothing else runs on the main actor between the check above and the tracking
-        // below, so no change can slip in between.
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            withObservationTracking {
-                _ = live.error
-                _ = condition(live)
-            } onChange: {
-                continuation.resume()
+        try Task.checkCancellation()
+        let wake = Wake()
+        await withTaskCancellationHandler {
+            // Nothing else runs on the main actor between the check above and the tracking
+            // below, so no change can slip in between.
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                wake.arm(continuation)
+                withObservationTracking {
+                    _ = live.error
+                    _ = condition(live)
+                } onChange: {
+                    wake.fire()
+                }
             }
+        } onCancel: {
+            wake.fire()
         }
+    }
+    try Task.checkCancellation()
+}
+
+/// Resumes one continuation once, whichever comes first: a change or a cancellation (which
+/// may come before the continuation is armed).
+private final class Wake: Sendable {
+    private let state = Locked<(fired: Bool, continuation: CheckedContinuation<Void, Never>?)>((false, nil))
+
+    func arm(_ continuation: CheckedContinuation<Void, Never>) {
+        let resumeNow = state.withLock { state in
+            if state.fired { return true }
+            state.continuation = continuation
+            return false
+        }
+        if resumeNow { continuation.resume() }
+    }
+
+    func fire() {
+        let continuation = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            guard !state.fired else { return nil }
+            state.fired = true
+            defer { state.continuation = nil }
+            return state.continuation
+        }
+        continuation?.resume()
     }
 }

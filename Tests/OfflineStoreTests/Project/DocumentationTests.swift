@@ -83,4 +83,28 @@ struct DocumentationTests {
         #expect(manifest.contains(#"name: "quick-start-example""#) && manifest.contains(#"path: "Examples/QuickStart""#))
         #expect(!snippet.contains("!."), "no force unwraps in the quick start")
     }
+
+    /// The first ```swift block under `heading` in a Markdown file of the repository.
+    static func swiftBlock(in file: String, under heading: String) throws -> String {
+        let text = try String(contentsOf: root.appendingPathComponent(file), encoding: .utf8)
+        let lines = text.components(separatedBy: "\n")
+        let start = try #require(lines.firstIndex(of: heading), "\(file) has a \"\(heading)\" heading")
+        let open = try #require(lines.indices.dropFirst(start).first { lines[$0] == "```swift" }, "a ```swift block follows it in \(file)")
+        let close = try #require(lines[(open + 1)...].firstIndex(of: "```"), "the block is closed in \(file)")
+        return lines[(open + 1)..<close].joined(separator: "\n") + "\n"
+    }
+
+    @Test func theMainActorObservationExampleIsTheOneThePackageBuilds() throws {
+        let built = try String(contentsOf: Self.root.appendingPathComponent("Examples/Observing/main.swift"), encoding: .utf8)
+        for file in ["Docs/Observing.md", "Sources/OfflineStore/OfflineStore.docc/GettingStarted.md"] {
+            let snippet = try Self.swiftBlock(in: file, under: "## Observing on the main actor")
+            #expect(snippet == built, """
+                \(file)'s main-actor example must be byte-identical to Examples/Observing/main.swift, which \
+                `swift build` compiles (target observing-example): copy one into the other
+                """)
+        }
+        #expect(built.contains("@MainActor") && built.contains("withObservationTracking"))
+        let manifest = try String(contentsOf: Self.root.appendingPathComponent("Package.swift"), encoding: .utf8)
+        #expect(manifest.contains(#"name: "observing-example""#) && manifest.contains(#"path: "Examples/Observing""#))
+    }
 }

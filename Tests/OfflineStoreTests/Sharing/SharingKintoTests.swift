@@ -78,9 +78,13 @@ import Testing
             // created) is kept as a forbidden failed entry; the app still sees it.
             try await alice.put("\(collections)/shared", ["permissions": ["read": [.string(bobID)]]])
             try await store.collection("shared").patch("s2", ["t": "edited after revoke"])
+            try await store.collection("shared").patch("s1", ["t": "bob's own, after revoke"])
             try await store.collection("mine").patch("m1", ["t": "still mine"])
             let afterRevoke = try await store.sync()
-            #expect(afterRevoke.pushed == 1)
+            // Kinto gives a record's creator write on it: bob's edit of s1 goes, alice's s2 does not.
+            #expect(afterRevoke.pushed == 2)
+            let s1 = try JSONValue(parsing: try await alice.send("GET", "\(collections)/shared/records/s1").body)
+            #expect(s1["data"]?["t"] == "bob's own, after revoke")
             let failed = try store.failedEntries(collection: "shared")
             #expect(failed.map(\.objectID) == ["s2"])
             #expect(failed.first?.failure == .forbidden)

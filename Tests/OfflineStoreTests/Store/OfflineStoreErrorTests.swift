@@ -25,7 +25,7 @@ struct OfflineStoreErrorTests {
     @Test func everyCodeHasItsOwnSentence() {
         let sentences = OfflineStoreError.Code.all.map(\.sentence)
         #expect(Set(sentences).count == sentences.count)
-        #expect(OfflineStoreError.Code.all.count == 30)   // a new code means a new row in Docs/Errors.md too
+        #expect(OfflineStoreError.Code.all.count == 31)   // a new code means a new row in Docs/Errors.md too
     }
 
     @Test func theFailureReasonIsTheMessageAsASentence() {
@@ -33,6 +33,35 @@ struct OfflineStoreErrorTests {
         #expect(error.failureReason == "Pushing todos: the server failed (HTTP 503).")
         #expect(error.recoverySuggestion == "Try again later; your changes are kept on this device.")
         #expect(OfflineStoreError(.notFound, "no object a in todos").recoverySuggestion == nil)
+    }
+
+    @Test func aReasonNeverChangesTheCaseOfACollectionName() async throws {
+        try await withTemporaryStore(configuration: .deferred, collections: [CollectionDescriptor("notes", fields: [FieldSchema("title", .string, required: true)])]) { store in
+            let notes = store.collection("notes")
+            try await notes.create(["id": "n1", "title": "A"])
+            let exists = await #expect(throws: OfflineStoreError.self) { try await notes.create(["id": "n1", "title": "B"]) }
+            #expect(exists?.failureReason == "Object notes/n1 already exists.")
+            let missing = await #expect(throws: OfflineStoreError.self) { try await notes.destroy("n2") }
+            #expect(missing?.failureReason == "Object notes/n2 does not exist.")
+            let invalid = await #expect(throws: OfflineStoreError.self) { try await notes.create(["id": "n3"]) }
+            #expect(invalid?.failureReason == "Collection notes: field 'title' is required.")
+        }
+    }
+
+    /// No message starts with a collection, object or user name, which ``failureReason``
+    /// would capitalise ("Notes/n1 …"): each starts with a word that names what follows.
+    @Test func noMessageStartsWithAName() throws {
+        let pattern = try NSRegularExpression(pattern: #"OfflineStoreError\((\.[a-zA-Z]+|code), *"\\\((name|collection|collection\.name|descriptor\.name|user|id)\)"#)
+        var found: [String] = []
+        let sources = DocumentationTests.root.appendingPathComponent("Sources")
+        let walker = try #require(FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil))
+        for case let url as URL in walker where url.pathExtension == "swift" {
+            let text = try String(contentsOf: url, encoding: .utf8)
+            for match in pattern.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
+                found.append("\(url.lastPathComponent): \((text as NSString).substring(with: match.range))")
+            }
+        }
+        #expect(found.isEmpty, "start the message with a word (\"object notes/n1 …\", \"collection notes: …\"):\n\(found.joined(separator: "\n"))")
     }
 
     @Test func theSQLiteErrorIsKeptUnderneath() async throws {

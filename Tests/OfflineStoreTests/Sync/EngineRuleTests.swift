@@ -84,6 +84,7 @@ import Testing
             .retry: ([.failed], .pending),
             .resend: ([.pending, .inFlight, .failed], .pending),
             .drop: ([.pending, .failed], nil),
+            .forbid: ([.pending], .failed),
         ]
         #expect(Set(expected.keys) == Set(QueueTransition.allCases))
         for transition in QueueTransition.allCases {

@@ -10,5 +10,7 @@ Rails.application.routes.draw do
       get :image
     end
   end
+  resources :notes
+  resources :note_grants, only: [:create, :destroy], param: :grantee
   match '*unmatched', to: 'application#route_not_found', via: :all
 end

@@ -74,7 +74,7 @@ struct RESTPullState: Sendable, Hashable {
         }
         for change in changes {
             mix(change.id)
-            mix(change.version ?? "")
+            mix(change.version)
         }
         return "\(changes.count):" + String(hash, radix: 16)
     }

@@ -113,12 +113,12 @@ extension SyncEngine {
         do {
             guard try await backend.downloadBlob(collection: collection, id: id, field: field, reference: reference,
                                                  record: record, to: target) else {
-                throw OfflineStoreError(.notFound, "\(collection)/\(id): the server does not hold the blob in '\(field)' yet")
+                throw OfflineStoreError(.notFound, "object \(collection)/\(id): the server does not hold the blob in '\(field)' yet")
             }
             try files.protect(target)
             let measured = try files.measure(target)
             guard measured.size == reference.size, measured.sha256 == reference.sha256 else {
-                throw OfflineStoreError(.badResponse, "\(collection)/\(id): the downloaded blob in '\(field)' does not match its size and SHA-256")
+                throw OfflineStoreError(.badResponse, "object \(collection)/\(id): the downloaded blob in '\(field)' does not match its size and SHA-256")
             }
             let kept = try write("recording the blob of \(collection)/\(id)") { db -> String in
                 if let existing = try BlobRow.fetch(db, collection: collection, id: id, field: field),

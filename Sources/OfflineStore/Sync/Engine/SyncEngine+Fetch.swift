@@ -66,7 +66,7 @@ extension SyncEngine {
                 progress: (@Sendable (SearchProgress) -> Void)?) async throws -> SearchResult {
         let descriptor = try descriptor(of: name)
         guard !descriptor.isLocalOnly else {
-            throw OfflineStoreError(.invalidOperation, "\(name) is local-only: it has no server to search")
+            throw OfflineStoreError(.invalidOperation, "collection \(name) is local-only: it has no server to search")
         }
         try query.validate()
         if flushingFirst { _ = try await flush(honouringRetryDelays: SyncContext.insideAutoSyncAction) }

@@ -237,4 +237,41 @@ extension SyncEngine {
         report.refuse(collection, direction, error)
         if report.refused.count > before, let refusal = report.refused.last { emit(.refused(refusal)) }
     }
+
+    /// A collection's pull was refused (``ReadAccessRule``): names it in the report, and when
+    /// the store had read it before, follows its ``ReadAccessLossPolicy`` — decide, write
+    /// (one transaction), then tell the app (``SyncEvent/readAccessLost(_:)``, then a
+    /// ``SyncEvent/failedEntry(_:)`` and the failed-entry handler for each entry a purge failed,
+    /// as for a refused push).
+    func loseReadAccess(_ collection: CollectionDescriptor, _ error: OfflineStoreError, report: inout SyncReport) throws {
+        let name = collection.name
+        let wasRead = try read("reading the state of \(name)") { db in
+            try CollectionsTable.cursor(of: name, in: db) != nil || ObjectRow.anySynced(db, in: name)
+        }
+        let decision = ReadAccessRule.decide(error, wasRead: wasRead, policy: collection.readAccessLoss)
+        refuse(name, .pull, error, report: &report)
+        var removed = 0, failed: [Int64] = []
+        switch decision {
+        case .stopRun: throw error
+        case .refuse: return
+        case .keep: break
+        case .purge:
+            let reasons = ChangeReasons()
+            (removed, failed) = try write("purging \(name) after read access was withdrawn", reasons: reasons) { db in
+                let failed = try QueueTable.forbidPending(db, collection: name, message:
+                    "read access to \(name) was withdrawn (HTTP \(error.status.map(String.init) ?? "403")); kept as a failed entry")
+                let removed = try SyncEngine.removeCopies(try ObjectRow.withServerCopy(db, in: name), collection: name,
+                                                          reason: .readAccessLost, in: db, reasons: reasons) { row, queued in
+                    ScopeRule.departure(of: row, queued: queued)
+                }
+                try CollectionsTable.setCursor(nil, of: name, in: db)
+                return (removed, failed)
+            }
+        }
+        emit(.readAccessLost(ReadAccessLoss(collection: name, policy: collection.readAccessLoss, status: error.status,
+                                            message: error.message, removedObjects: removed, failedEntries: failed.count)))
+        var notices = AppNotices()
+        notices.rejected = failed
+        try deliver(notices, report: &report)
+    }
 }

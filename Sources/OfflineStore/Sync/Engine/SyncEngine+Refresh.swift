@@ -25,9 +25,13 @@ extension SyncEngine {
             if let cancelled = SyncCancellation.check("the refresh") { return cancelled }
             do {
                 try await refresh(collection, full: full, report: &report, context: context)
-            } catch let error as OfflineStoreError where FailureRule.isCollectionRefusal(error) {
-                // Read access withdrawn (or never given): local copies stay, the others go on.
-                refuse(collection.name, .pull, error, report: &report)
+            } catch let error as OfflineStoreError where ReadAccessRule.isReadRefusal(error) {
+                // Read access withdrawn (or never given): the collection's policy, the others go on.
+                do {
+                    try loseReadAccess(collection, error, report: &report)
+                } catch {
+                    return SyncCancellation.stop(for: error, "the refresh")
+                }
             } catch {
                 return SyncCancellation.stop(for: error, "the refresh")
             }
@@ -259,15 +263,16 @@ extension SyncEngine {
     /// (inside a write: on the writer's statements).
     func applyRemoteChange(_ change: RemoteChange, to collection: CollectionDescriptor,
                            report: inout SyncReport, notices: inout AppNotices, in db: Database) throws {
-        let existing = try ObjectRow.fetch(db, collection: collection.name, id: change.id, on: local.writerStatements)
-        if existing == nil, let text = change.canonicalText {
+        if let text = change.canonicalText,
+           try ObjectRow.insertServerCopyIfNew(db, collection: collection.name, id: change.id, text: text,
+                                               version: change.version, on: local.writerStatements) {
             // A new object from checked canonical text holding its id (RemoteChange): stored as
-            // it is, the row `.insert` below writes, without building a tree.
-            try ObjectRow.insertServerCopy(db, collection: collection.name, id: change.id, text: text,
-                                           version: change.version, on: local.writerStatements)
+            // it is, the row `.insert` below writes, without building a tree, and without probing
+            // first (an existing row is left alone, and the rule below decides as before).
             report.pulled += 1
             return
         }
+        let existing = try ObjectRow.fetch(db, collection: collection.name, id: change.id, on: local.writerStatements)
         let record = try change.record.map { JSONValue.object(try ObjectValidation.members(of: $0, id: change.id)) }
         let rule = RemoteChangeRule.decide(existing, version: change.version, record: record)
         guard var row = existing else {

@@ -27,11 +27,38 @@ extension SyncEngine {
     /// ``ObjectStore/resetCollection(_:keepingPendingEdits:)``.
     func resetCollection(_ name: String, keepingPendingEdits: Bool) async throws {
         guard !(try descriptor(of: name)).isLocalOnly else {
-            throw OfflineStoreError(.invalidOperation, "\(name) is local-only: it has no server data to reset")
+            throw OfflineStoreError(.invalidOperation, "collection \(name) is local-only: it has no server data to reset")
         }
         try await reset("resetting \(name)") { db in
             try ObjectRow.dropCollection(db, name, keepingPendingEdits: keepingPendingEdits)
         }
+    }
+
+    /// The local part of ``ObjectStore/logout(pendingEdits:)``, under the sync lock (a running
+    /// sync finishes first): refuses while edits are queued, or drops every queued edit and
+    /// brings each edited object back to its server copy, in one transaction (``LogoutRule``).
+    ///
+    /// - Throws: ``OfflineStoreError/Code/pendingEdits`` (nothing changes), or a storage error.
+    func settleBeforeLogout(_ choice: PendingEditsAtLogout) async throws {
+        try await withSyncLock {
+            let pending = try read("counting the pending edits") { db in try QueueTable.count(db) }
+            switch LogoutRule.decide(choice, pending: pending) {
+            case .signOut: return
+            case .refuse(let pending):
+                throw OfflineStoreError(.pendingEdits, "\(pending) edit(s) are not sent yet: sync first, or log out "
+                    + "keeping them (.keep) or discarding them (.discard); still signed in")
+            case .discardThenSignOut:
+                try local.write("discarding the pending edits before logging out") { db in
+                    var objects = Set<ObjectKey>()
+                    for entry in try QueueTable.entries(db, .matching(collection: nil, id: nil))
+                    where objects.insert(ObjectKey(collection: entry.collection, id: entry.objectID)).inserted {
+                        try FailedEntryActions.rollBack(db, collection: entry.collection, id: entry.objectID)
+                    }
+                    try ObjectKeyedTables.removeOrphans(db)
+                }
+            }
+        }
+        _ = try? local.sweepBlobs()
     }
 
     /// ``ObjectStore/resyncFromServer(keepingPendingEdits:)``: checks that the server still

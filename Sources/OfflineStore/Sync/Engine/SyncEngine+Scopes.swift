@@ -28,7 +28,7 @@ extension SyncEngine {
     private func checkBlobSupport(_ descriptor: CollectionDescriptor) throws {
         guard !descriptor.isLocalOnly, let backend = server as? any BlobBackend,
               let limit = backend.maxBlobFieldsPerObject, descriptor.blobFields.count > limit else { return }
-        throw OfflineStoreError(.configuration, "\(descriptor.name): the backend stores \(limit) blob field(s) per object, "
+        throw OfflineStoreError(.configuration, "collection \(descriptor.name): the backend stores \(limit) blob field(s) per object, "
             + "\(descriptor.blobFields.count) are declared")
     }
 

@@ -6,6 +6,7 @@
 ///     ▲  ◀──────────────┤ release (5xx, lost connection, cancelled), requeue (409/412), recover (crash)
 ///     │                 │ reject (other 4xx)
 ///     └──── retry ── failed ─── rollback / discard ──▶ (removed)
+///  pending ── forbid (read access lost, purge policy) ──▶ failed
 /// ```
 /// ``QueueTable`` applies a transition only to an entry in one of its source states.
 enum QueueTransition: String, CaseIterable, Sendable {
@@ -27,11 +28,14 @@ enum QueueTransition: String, CaseIterable, Sendable {
     case resend
     /// The app cancels, rolls back or discards the object's edits.
     case drop
+    /// Read access to the collection was withdrawn and its policy purges: a pending edit is
+    /// kept as a forbidden failed entry (``ReadAccessLossPolicy/purge``).
+    case forbid
 
     /// The states the transition starts from.
     var sources: Set<QueueEntry.State> {
         switch self {
-        case .send: [.pending]
+        case .send, .forbid: [.pending]
         case .release, .requeue, .recover, .reject: [.inFlight]
         case .confirm: [.inFlight, .pending]
         case .retry: [.failed]
@@ -45,7 +49,7 @@ enum QueueTransition: String, CaseIterable, Sendable {
         switch self {
         case .send: .inFlight
         case .release, .requeue, .recover, .retry, .resend: .pending
-        case .reject: .failed
+        case .reject, .forbid: .failed
         case .confirm, .drop: nil
         }
     }
