@@ -47,6 +47,9 @@ enum ChildProcess {
         case "raw-gets":
             guard arguments.count == 4, let pageSize = Int(arguments[3]) else { throw BenchError("raw-gets URL COLLECTION PAGE-SIZE") }
             print(try await PageSizeBenchmarks.rawGets(url: arguments[1], collection: arguments[2], pageSize: pageSize))
+        case "transport-floor":
+            guard arguments.count == 2 else { throw BenchError("transport-floor URL") }
+            print(try await PageSizeBenchmarks.transportFloor(url: arguments[1]))
         case "fleet-client":
             try await FleetClient.run(Array(arguments.dropFirst()))
         case "idle-sync":

@@ -197,6 +197,23 @@ public struct PullPage: Sendable {
 public struct PullContinuation: Sendable, Hashable {
     /// The backend's state, e.g. a next-page URL and the snapshot bound.
     public var token: String
+    /// The next page's request, already sent by the backend while this page was read (a
+    /// backend's own type, e.g. ``KintoPageAhead``); dropping the continuation cancels it.
+    /// Not part of the continuation's identity: two continuations with one token are equal.
+    var ahead: (any AnyObject & Sendable)?
+
     /// Creates a continuation.
     public init(token: String) { self.token = token }
+
+    /// A continuation carrying the next page's request, already sent.
+    init(token: String, ahead: (any AnyObject & Sendable)?) {
+        self.token = token
+        self.ahead = ahead
+    }
+
+    /// Equal tokens.
+    public static func == (lhs: PullContinuation, rhs: PullContinuation) -> Bool { lhs.token == rhs.token }
+
+    /// Hashes the token.
+    public func hash(into hasher: inout Hasher) { hasher.combine(token) }
 }

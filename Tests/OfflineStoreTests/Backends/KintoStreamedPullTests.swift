@@ -33,7 +33,7 @@ struct KintoStreamedPullTests {
             defer { try? store.close() }
             try store.register(CollectionDescriptor(collection))
             #expect(try await store.refresh().pulled == 1_234)
-            let objects = try store.collection(collection)
+            let objects = store.collection(collection)
             #expect(try objects.count() == 1_234)
             #expect(try objects.object("r01233")?.persistent?["n"] == 1_233)
             #expect(try objects.object("r00007")?.persistent?["text"] == "a } ] \" \\ é")
@@ -79,10 +79,36 @@ struct KintoStreamedPullTests {
             defer { try? first.close() }
             try first.register(CollectionDescriptor(collection))
             _ = try await first.refresh()
-            let objects = try first.collection(collection)
+            let objects = first.collection(collection)
             #expect(try objects.count() == 2_300)
             #expect(try objects.count(where: .equal("n", 2_299)) == 1)
             #expect(try first.syncEngine.storedCursor(of: collection) != cursor)
         }
+    }
+
+    /// The next page is asked as soon as the current answer's head names it (so the server
+    /// builds it while this one is read), carried by the continuation, and asked only once.
+    @Test func theNextPageIsAskedWhileThisOneIsReadAndOnlyOnce() async throws {
+        let bucket = KintoServer.uniqueName("b"), collection = KintoServer.uniqueName("s")
+        let writer = try KintoServer.backend(bucket: bucket)
+        try await writer.prepare(collection: collection)
+        try await Self.seed(writer, collection, from: 0, count: 250)
+        let recording = RecordingTransport(base: URLSessionTransport())
+        let backend = try KintoServer.backend(bucket: bucket, pageSize: 100, transport: recording)
+        var pages: [PullPage] = []
+        var ids: [String] = []
+        var continuation: PullContinuation?
+        repeat {
+            let page = try await backend.pull(collection: collection, since: nil, continuing: continuation,
+                                              includingDeletions: true, scope: nil) { ids += $0.map(\.id) }
+            #expect((page.next?.ahead as? KintoPageAhead) != nil || page.next == nil, "page \(pages.count + 1) carries the next request")
+            pages.append(page)
+            continuation = page.next
+        } while continuation != nil
+        #expect(pages.count == 3)
+        #expect(ids == (0..<250).map { String(format: "r%05d", $0) })
+        let gets = recording.requests.filter { $0.method == "GET" && $0.url.path.hasSuffix("/records") }
+        #expect(gets.count == 3, "each page asked once: \(gets.map(\.url))")
+        #expect(Set(gets.map(\.url)).count == 3)
     }
 }

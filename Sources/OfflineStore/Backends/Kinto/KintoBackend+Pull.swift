@@ -120,7 +120,12 @@ extension KintoBackend {
         }
         let what = "pulling collection \"\(collection)\""
         let condition = token.unchangedSince.map { [("If-None-Match", "\"\($0)\"")] } ?? []
-        let (reply, body) = try await streamGET(token.next, headers: condition, what: what)
+        let (reply, body): (KintoReply, HTTPBodyStream?)
+        if let ahead = continuing?.ahead as? KintoPageAhead, ahead.url == token.next {
+            (reply, body) = try await ahead.answer()
+        } else {
+            (reply, body) = try await streamGET(token.next, headers: condition, what: what)
+        }
         if reply.status == 404 {
             forgetPrepared(collection)
             return PullPage(changes: [], cursor: nil, next: nil)
@@ -139,6 +144,9 @@ extension KintoBackend {
             bound = learned
         }
         guard let body else { throw reply.badResponse(what) }
+        // The next page is asked now, so that the server builds it while this one is read
+        // (one page ahead at most: a continuation carries it, and dropping it cancels it).
+        let ahead = aheadOf(reply, recordsURL: recordsURL, what: what)
         let highest = try await readPage(body, reply: reply, what: what, deliver: deliver)
 
         var next: PullContinuation?
@@ -151,7 +159,7 @@ extension KintoBackend {
         }
         if let link = reply.header("Next-Page"), !link.isEmpty {
             guard let url = URL(string: link) else { throw reply.badResponse(what) }
-            next = PullContinuation(token: PullToken(next: url, bound: bound, total: token.total).encoded())
+            next = PullContinuation(token: PullToken(next: url, bound: bound, total: token.total).encoded(), ahead: ahead)
             pageCursor = highest.map(String.init) ?? ""
         }
         return PullPage(changes: [], cursor: pageCursor.isEmpty ? nil : pageCursor, next: next,

@@ -61,4 +61,34 @@ extension KintoBackend {
         do { try reader.finish() } catch let error as JSONError { throw unreadable(error) }
         return highest
     }
+
+    /// The request for `reply`'s `Next-Page`, sent now; nil when there is none, it leaves the
+    /// collection's records or the server asked to back off (the next pull then asks it itself,
+    /// and says why it cannot).
+    func aheadOf(_ reply: KintoReply, recordsURL: URL, what: String) -> KintoPageAhead? {
+        guard let link = reply.header("Next-Page"), let url = URL(string: link), paths.isSameOrigin(url),
+              url.path == recordsURL.path, (try? checkBackoff()) != nil else { return nil }
+        return KintoPageAhead(url: url, answer: Task { [self] in try await streamGET(url, headers: [], what: what) })
+    }
+}
+
+/// A page asked before its pull came for it: the `Next-Page` request of a page still being
+/// read, carried by that page's continuation. The continuation dropped unused (the refresh
+/// stopped) cancels the request and frees what of its body had arrived.
+final class KintoPageAhead: Sendable {
+    /// The page's URL, as the continuation's token names it.
+    let url: URL
+    private let task: Task<(KintoReply, HTTPBodyStream?), any Error>
+
+    init(url: URL, answer task: Task<(KintoReply, HTTPBodyStream?), any Error>) {
+        self.url = url
+        self.task = task
+    }
+
+    deinit { task.cancel() }
+
+    /// The answer's head and body stream, as ``KintoBackend/streamGET(_:headers:what:)`` gives them.
+    func answer() async throws -> (KintoReply, HTTPBodyStream?) {
+        try await withTaskCancellationHandler { try await task.value } onCancel: { [task] in task.cancel() }
+    }
 }

@@ -87,8 +87,12 @@ struct KintoPageReader {
                 stage = try peek(UInt8(ascii: "]")) ? .afterMember : .item
             case .item:
                 guard pending[position] == UInt8(ascii: "{") else { throw error("expected a record object") }
-                guard let end = try scanValue() else { return }
-                try record(end, into: &changes)
+                // Read at once when its bytes are all in (nearly always); else (its end has not
+                // arrived, or it is malformed) find its end first, then read it or say why not.
+                if scan.isActive || !readRecordInPlace(into: &changes) {
+                    guard let end = try scanValue() else { return }
+                    try record(end, into: &changes)
+                }
                 stage = .afterItem
             case .afterItem:
                 if try peek(UInt8(ascii: ",")) { stage = .item } else {
@@ -124,6 +128,27 @@ struct KintoPageReader {
             }
         }
         position = end
+        keep(change, lastModified, into: &changes)
+    }
+
+    /// Reads the record at `position` from the unread bytes, without knowing where it ends;
+    /// false, and nothing read, when that fails (cut off by the chunk's end, or malformed:
+    /// ``record(_:into:)`` then reads it within its scanned bounds and names the error).
+    private mutating func readRecordInPlace(into changes: inout [RemoteChange]) -> Bool {
+        let start = position
+        guard let (change, lastModified, end) = try? pending.withUnsafeBufferPointer({ all in
+            var reader = CanonicalJSON(bytes: UnsafeBufferPointer(rebasing: all[start...]))
+            reader.resume(at: 0, depth: 2)
+            let (change, lastModified) = try KintoPage.record(&reader)
+            return (change, lastModified, start + reader.index)
+        }) else { return false }
+        position = end
+        keep(change, lastModified, into: &changes)
+        return true
+    }
+
+    /// Keeps a change unless its id came earlier on this page with a higher or equal `last_modified`.
+    private mutating func keep(_ change: RemoteChange, _ lastModified: Int64, into changes: inout [RemoteChange]) {
         if let known = latest[change.id], known >= lastModified { return }
         latest[change.id] = lastModified
         changes.append(change)
