@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Testing
 @testable import OfflineStore
+import OfflineStorePlatform
 import OfflineStoreTesting
 
 /// The hot paths made fast for the benchmarks (Docs/Performance.md) keep their exact
@@ -28,6 +29,18 @@ struct HotPathTests {
             seen.insert(text)
         }
         #expect(seen.count == 1_000)
+    }
+
+    /// The random bytes are buffered (16 UUIDs per system call on Linux): a child made by
+    /// `fork()` must not hand out the bytes its parent hands out next.
+    @Test func aForkedChildDrawsOtherRandomBytes() throws {
+        // Darwin's generator (`arc4random_buf`) keeps no buffer of ours: nothing to share.
+        guard SecureRandom.buffersBytes else { return }
+        for _ in 0..<3 {
+            let draws = try #require(SecureRandom.drawsAcrossFork(), "the fork and its pipe worked")
+            #expect(draws.parent != draws.child)
+            #expect(draws.child != [UInt8](repeating: 0, count: 16), "the child drew bytes")
+        }
     }
 
     @Test("serialization escapes exactly as before", arguments: [
