@@ -51,6 +51,14 @@ struct HotPathTests {
         #expect(JSONValue.string(text).serialized() == expected)
     }
 
+    /// Integers are written digit by digit, as `String(i)` writes them.
+    @Test func integersSerializeAsTheirDescription() {
+        var values: [Int64] = [0, 1, -1, 9, 10, -9, -10, 99, 100, 1_234_567, .max, .min, .max - 1, .min + 1]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<1_000 { values.append(Int64.random(in: .min ... .max, using: &generator) >> Int64.random(in: 0...62)) }
+        for value in values { #expect(JSONValue.int(value).serialized() == String(value)) }
+    }
+
     @Test func objectMembersAreWrittenInKeyOrder() {
         let value: JSONValue = ["b": 1, "a": ["z": true, "y": .null], "c": "x"]
         #expect(value.serialized() == #"{"a":{"y":null,"z":true},"b":1,"c":"x"}"#)
