@@ -55,12 +55,12 @@ struct RawRequiredEdits {
 
 extension UUID {
     /// A new random UUID as lowercase text, made as the store makes its idempotency keys:
-    /// 128 bits from `SystemRandomNumberGenerator` with the version 4 bits set, formatted
-    /// from the bytes (Foundation's `UUID()` reads `/dev/urandom` through three system calls,
-    /// and `uuidString` plus `lowercased()` cost several times the formatting).
+    /// 128 bits from a buffer that one `getentropy` call fills for 16 keys (``FloorRandom``)
+    /// with the version 4 bits set, formatted from the bytes (Foundation's `UUID()` reads
+    /// `/dev/urandom` through three system calls, and `uuidString` plus `lowercased()` cost
+    /// several times the formatting).
     static func randomKey() -> String {
-        var generator = SystemRandomNumberGenerator()
-        var bytes = (generator.next() as UInt64, generator.next() as UInt64)
+        var bytes = FloorRandom.next128()
         let hex = Array("0123456789abcdef".utf8)
         return withUnsafeMutableBytes(of: &bytes) { raw in
             raw[6] = raw[6] & 0x0F | 0x40

@@ -15,7 +15,7 @@ extension JSONValue {
         switch self {
         case .null: out.append(contentsOf: "null".utf8)
         case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
-        case .int(let i): out.append(contentsOf: String(i).utf8)
+        case .int(let i): JSONValue.writeInteger(i, into: &out)
         case .double(let d):
             guard d.isFinite else { out.append(contentsOf: "null".utf8); return }
             out.append(contentsOf: d.description.utf8)
@@ -37,6 +37,22 @@ extension JSONValue {
                 member.value.write(into: &out)
             }
             out.append(UInt8(ascii: "}"))
+        }
+    }
+
+    /// Appends the decimal digits of `i` (the text of `String(i)`) without making a `String`.
+    static func writeInteger(_ i: Int64, into out: inout [UInt8]) {
+        var magnitude = i.magnitude
+        if i < 0 { out.append(UInt8(ascii: "-")) }
+        if magnitude < 10 { out.append(UInt8(ascii: "0") + UInt8(magnitude)); return }
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var start = 20
+            while magnitude > 0 {
+                start -= 1
+                digits[start] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start...]))
         }
     }
 

@@ -12,6 +12,9 @@ import GRDBSQLite
 /// GRDB (`Statement.execute()`), so its transaction observers see them as before.
 struct HotStatement {
     private let statement: Statement
+    /// Where the writer's own statements bind text from (``BoundText``); nil for a GRDB
+    /// cached statement, whose texts SQLite copies.
+    private let texts: BoundText?
     private var handle: SQLiteStatement { statement.sqliteStatement }
     private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
@@ -33,8 +36,10 @@ struct HotStatement {
             // Private to the writer's cache, which resets it: GRDB's arguments were marked set
             // when it was prepared, and every run binds all its parameters again.
             statement = try writer.statement(query, in: db)
+            texts = writer.texts(of: query)
         } else {
             statement = try db.cachedStatement(sql: query.sql)
+            texts = nil
             sqlite3_reset(statement.sqliteStatement)
             if write {
                 // Marks GRDB's arguments as set (none), so that `execute()` keeps the bindings
@@ -68,6 +73,7 @@ struct HotStatement {
     /// the same text as ``JSONValue/serialized()`` without building a `String` from it.
     func bindJSON(_ index: Int32, _ value: JSONValue?) throws {
         guard let value else { return try check(sqlite3_bind_null(handle, index)) }
+        if let texts { return try check(texts.bindJSON(handle, index, value)) }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(256)
         value.write(into: &bytes)
@@ -79,8 +85,10 @@ struct HotStatement {
         try check(bytes.withUnsafeBytes { bindUTF8(index, $0) })
     }
 
-    /// Binds UTF-8 bytes as text; SQLite copies them (`SQLITE_TRANSIENT`).
+    /// Binds UTF-8 bytes as text: from the writer statement's own buffers (``BoundText``),
+    /// else copied by SQLite (`SQLITE_TRANSIENT`).
     private func bindUTF8(_ index: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32 {
+        if let texts { return texts.bind(handle, index, bytes) }
         // An empty buffer may have no address, and NULL would bind NULL rather than empty text.
         guard let start = bytes.baseAddress, !bytes.isEmpty else {
             return sqlite3_bind_text(handle, index, "", 0, HotStatement.transient)

@@ -57,6 +57,8 @@ enum HotQuery: Int, CaseIterable {
 final class WriterStatements: @unchecked Sendable {
     private var connection: ObjectIdentifier?
     private var statements = [Statement?](repeating: nil, count: HotQuery.allCases.count)
+    /// The buffers each statement's text parameters are bound from (``BoundText``).
+    private var texts = [BoundText?](repeating: nil, count: HotQuery.allCases.count)
 
     /// The prepared statement of `query` on `db` (prepared on first use), reset.
     func statement(_ query: HotQuery, in db: Database) throws -> Statement {
@@ -80,9 +82,19 @@ final class WriterStatements: @unchecked Sendable {
         return statement
     }
 
+    /// The buffers `query`'s text parameters are bound from; call after ``statement(_:in:)``.
+    func texts(of query: HotQuery) -> BoundText {
+        if let texts = texts[query.rawValue] { return texts }
+        let texts = BoundText()
+        self.texts[query.rawValue] = texts
+        return texts
+    }
+
     /// Finalizes every statement: before the connection closes (an unfinalized statement
     /// makes `sqlite3_close` fail), and after the schema changes, as GRDB does with its cache.
+    /// Their text buffers go after them (a prepared statement may point into them).
     func removeAll() {
         for i in statements.indices { statements[i] = nil }
+        for i in texts.indices { texts[i] = nil }
     }
 }

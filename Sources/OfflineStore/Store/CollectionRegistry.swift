@@ -34,7 +34,7 @@ final class CollectionRegistry: Sendable {
     private let readOnly = Locked<Set<String>>([])
 
     /// Whether the store knows the collection to be read-only for this user.
-    func isReadOnly(_ name: String) -> Bool { readOnly.withLock { $0.contains(name) } }
+    func isReadOnly(_ name: String) -> Bool { readOnly.withLock { !$0.isEmpty && $0.contains(name) } }
 
     func setReadOnly(_ names: Set<String>) { readOnly.withLock { $0 = names } }
 

@@ -12,7 +12,11 @@ enum ObjectValidation {
     /// from the server can be edited and deleted. Local-only collections pass no backend.
     static func validateID(_ id: String, collection: String, backend: (any Backend)?) throws {
         guard !id.isEmpty else { throw OfflineStoreError(.invalidID, "an object id must not be empty") }
-        guard !id.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
+        // Control characters are ASCII, and UTF-8 bytes below 0x80 are ASCII characters only:
+        // scanning the bytes in place finds the same ids as the scalars, at a fraction of the cost.
+        let isControl = { (byte: UInt8) in byte < 0x20 || byte == 0x7F }
+        guard !(id.utf8.withContiguousStorageIfAvailable { $0.contains(where: isControl) }
+                ?? id.utf8.contains(where: isControl)) else {
             throw OfflineStoreError(.invalidID, "an object id must not contain control characters")
         }
         try backend?.validate(id: id, in: collection)

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Testing
 @testable import OfflineStore
+import OfflineStorePlatform
 import OfflineStoreTesting
 
 /// The hot paths made fast for the benchmarks (Docs/Performance.md) keep their exact
@@ -30,12 +31,32 @@ struct HotPathTests {
         #expect(seen.count == 1_000)
     }
 
+    /// The random bytes are buffered (16 UUIDs per system call on Linux): a child made by
+    /// `fork()` must not hand out the bytes its parent hands out next.
+    @Test func aForkedChildDrawsOtherRandomBytes() throws {
+        // Darwin's generator (`arc4random_buf`) keeps no buffer of ours: nothing to share.
+        guard SecureRandom.buffersBytes else { return }
+        for _ in 0..<3 {
+            let draws = try #require(SecureRandom.drawsAcrossFork(), "the fork and its pipe worked")
+            #expect(draws.parent != draws.child)
+            #expect(draws.child != [UInt8](repeating: 0, count: 16), "the child drew bytes")
+        }
+    }
+
     @Test("serialization escapes exactly as before", arguments: [
         ("plain", #""plain""#), ("quote \" here", #""quote \" here""#), ("back\\slash", #""back\\slash""#),
         ("line\nbreak\ttab\r", #""line\nbreak\ttab\r""#), ("bell\u{07}", #""bell\u0007""#), ("é😀", "\"é😀\""),
     ])
     func stringEscapes(text: String, expected: String) {
         #expect(JSONValue.string(text).serialized() == expected)
+    }
+
+    /// Integers are written digit by digit, as `String(i)` writes them.
+    @Test func integersSerializeAsTheirDescription() {
+        var values: [Int64] = [0, 1, -1, 9, 10, -9, -10, 99, 100, 1_234_567, .max, .min, .max - 1, .min + 1]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<1_000 { values.append(Int64.random(in: .min ... .max, using: &generator) >> Int64.random(in: 0...62)) }
+        for value in values { #expect(JSONValue.int(value).serialized() == String(value)) }
     }
 
     @Test func objectMembersAreWrittenInKeyOrder() {
