@@ -41,8 +41,9 @@ enum RailsServer {
     }
 
     /// A backend on the real Rails app, through `transport`. Its timeout is generous: while
-    /// the suite's REST workloads run beside it, puma's four threads are busy and a request
-    /// can wait its turn for many seconds (a lost-answer test met a 20 s timeout that way).
+    /// the suite's REST workloads run beside it, puma's one thread (Fixtures/rails-server/
+    /// overlay/config/puma.rb says why one) serves them in turn and a request can wait for
+    /// many seconds (a lost-answer test met a 20 s timeout that way).
     static func backend(transport: any HTTPTransport = URLSessionTransport()) throws -> RESTBackend {
         RESTBackend(configuration: .init(baseURL: try url(), resources: resources, timeout: .seconds(60)),
                     transport: transport)
