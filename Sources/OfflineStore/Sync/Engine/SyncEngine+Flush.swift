@@ -238,16 +238,6 @@ extension SyncEngine {
         if report.refused.count > before, let refusal = report.refused.last { emit(.refused(refusal)) }
     }
 
-    /// A pull of `collection` succeeded: a withdrawn read access that was told of has returned,
-    /// so a later loss is told again (one read; a write only when it was recorded).
-    func readAccessReturned(_ collection: String) throws {
-        let told = try read("reading the state of \(collection)") { db in try CollectionsTable.readAccessLost(of: collection, in: db) }
-        guard told else { return }
-        try write("recording that read access to \(collection) returned") { db in
-            try CollectionsTable.setReadAccessLost(false, of: collection, in: db)
-        }
-    }
-
     /// A collection's pull was refused (``ReadAccessRule``): names it in the report, and when
     /// the store had read it before, follows its ``ReadAccessLossPolicy`` — decide, write
     /// (one transaction), then tell the app (``SyncEvent/readAccessLost(_:)``, then a

@@ -25,7 +25,6 @@ extension SyncEngine {
             if let cancelled = SyncCancellation.check("the refresh") { return cancelled }
             do {
                 try await refresh(collection, full: full, report: &report, context: context)
-                try readAccessReturned(collection.name)
             } catch let error as OfflineStoreError where ReadAccessRule.isReadRefusal(error) {
                 // Read access withdrawn (or never given): the collection's policy, the others go on.
                 do {
@@ -49,14 +48,15 @@ extension SyncEngine {
         if collections.isReadOnly(collection.name) { try await prepareRecordingAccess(collection.name) }
         let scope = collection.syncScope.flatMap { $0.terms.isEmpty ? nil : $0 }
         // One read: the cursor, a pending scope catch-up, (scoped only) whether anything local
-        // could have left the scope, and (pulling from the beginning only) whether a deletion
-        // could remove anything here.
-        let (storedCursor, catchUp, hadObjects, holdsServerCopies) = try read("reading the state of \(collection.name)") { db in
+        // could have left the scope, (pulling from the beginning only) whether a deletion
+        // could remove anything here, and whether a loss of read access was told of.
+        let (storedCursor, catchUp, hadObjects, holdsServerCopies, toldLost) = try read("reading the state of \(collection.name)") { db in
             let storedCursor = try CollectionsTable.cursor(of: collection.name, in: db)
             let catchUp = try CollectionsTable.scopeCatchUp(of: collection.name, in: db)
             let fromTheBeginning = full || storedCursor == nil || catchUp == .fullPull
             return (storedCursor, catchUp, try scope != nil && ObjectRow.any(db, in: collection.name),
-                    try !fromTheBeginning || ObjectRow.anySynced(db, in: collection.name))
+                    try !fromTheBeginning || ObjectRow.anySynced(db, in: collection.name),
+                    try CollectionsTable.readAccessLost(of: collection.name, in: db))
         }
         var cursor = full ? nil : storedCursor
         // The collection's first request goes with its preparation; a collection pulled before
@@ -97,6 +97,13 @@ extension SyncEngine {
             let reasons = ChangeReasons()
             report.swept += try write("removing objects of \(collection.name) the server no longer lists", reasons: reasons) { db in
                 try DeletionSweep.apply(listed: pulled.ids, collection: collection.name, in: db, reasons: reasons)
+            }
+        }
+        // The pull succeeded: a withdrawn read access that was told of has returned, so a
+        // later loss is told again (a write only when the loss was recorded).
+        if toldLost {
+            try write("recording that read access to \(collection.name) returned") { db in
+                try CollectionsTable.setReadAccessLost(false, of: collection.name, in: db)
             }
         }
     }
