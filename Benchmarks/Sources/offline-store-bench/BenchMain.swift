@@ -152,6 +152,12 @@ struct BenchMain {
                 }
             }
         }
+        if o.wants("pagesize"), let memory = o.refreshKintos.first(where: { $0.name == "memory" }) {
+            guard o.refreshCounts.contains(20_000), o.refreshCounts.contains(200_000) else {
+                throw BenchError("the page size rows need the seeded collections of 20,000 and 200,000 records")
+            }
+            try PageSizeBenchmarks.rows(url: memory.url, rounds: 5).forEach(add)
+        }
         if o.wants("idle") || o.wants("fleet") {
             guard let cluster = o.clusterURL, let node = o.clusterNode, !o.clusterPIDs.isEmpty else {
                 throw BenchError("the idle and fleet rows need --cluster-url, --cluster-node and --cluster-pids")

@@ -41,8 +41,15 @@ enum ChildProcess {
             guard arguments.count == 4, let count = Int(arguments[2]) else { throw BenchError("flush-kinto URL COUNT COLLECTION") }
             print(try await KintoBenchmarks.flushCreates(url: arguments[1], count: count, collection: arguments[3]))
         case "refresh-kinto":
-            guard arguments.count == 4 else { throw BenchError("refresh-kinto URL COLLECTION PATH") }
-            print(try await KintoRefreshBenchmarks.refresh(url: arguments[1], collection: arguments[2], path: arguments[3]))
+            guard arguments.count == 4 || arguments.count == 5 else { throw BenchError("refresh-kinto URL COLLECTION PATH [PAGE-SIZE]") }
+            print(try await KintoRefreshBenchmarks.refresh(url: arguments[1], collection: arguments[2], path: arguments[3],
+                                                           pageSize: arguments.count == 5 ? Int(arguments[4]) : nil))
+        case "raw-gets":
+            guard arguments.count == 4, let pageSize = Int(arguments[3]) else { throw BenchError("raw-gets URL COLLECTION PAGE-SIZE") }
+            print(try await PageSizeBenchmarks.rawGets(url: arguments[1], collection: arguments[2], pageSize: pageSize))
+        case "transport-floor":
+            guard arguments.count == 2 else { throw BenchError("transport-floor URL") }
+            print(try await PageSizeBenchmarks.transportFloor(url: arguments[1]))
         case "fleet-client":
             try await FleetClient.run(Array(arguments.dropFirst()))
         case "idle-sync":

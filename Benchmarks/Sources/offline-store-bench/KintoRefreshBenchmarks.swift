@@ -16,10 +16,12 @@ enum KintoRefreshBenchmarks {
 
     /// Child side: refreshes the collection into a fresh store at `path`.
     /// Prints "seconds pulled peak-kB".
-    static func refresh(url: String, collection: String, path: String) async throws -> String {
+    /// `pageSize` nil: the default.
+    static func refresh(url: String, collection: String, path: String, pageSize: Int? = nil) async throws -> String {
         guard let server = URL(string: url) else { throw BenchError("bad Kinto URL \(url)") }
-        let backend = KintoBackend(configuration: .init(serverURL: server, bucket: bucket,
-                                                        auth: .basic(user: "bench", password: "bench")))
+        var kinto = KintoBackend.Configuration(serverURL: server, bucket: bucket, auth: .basic(user: "bench", password: "bench"))
+        if let pageSize { kinto.pageSize = pageSize }
+        let backend = KintoBackend(configuration: kinto)
         var configuration = ObjectStore.Configuration()
         configuration.writeMode = .deferred
         let store = try ObjectStore(path: path, configuration: configuration, backend: backend)
