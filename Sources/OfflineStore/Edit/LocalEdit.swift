@@ -23,14 +23,17 @@ extension LocalEdit {
     /// The edit with an explicit id (a new UUID for creates without one).
     func withGeneratedID() throws -> LocalEdit {
         switch self {
-        case .create(let v):
-            let id = try ObjectValidation.newID(for: v)
-            return .create(v.settingID(id))
-        case .save(let v, let known):
-            let id = try ObjectValidation.newID(for: v)
-            return .save(v.settingID(id), keeping: known)
+        case .create(let v): return .create(try Self.withID(v))
+        case .save(let v, let known): return .save(try Self.withID(v), keeping: known)
         default: return self
         }
+    }
+
+    /// `value` with its `id`: as given when it has a string one (found with one lookup),
+    /// else set to what ``ObjectValidation/newID(for:)`` answers (or its error).
+    private static func withID(_ value: JSONValue) throws -> JSONValue {
+        if case .object(let members) = value, case .string? = members["id"] { return value }
+        return value.settingID(try ObjectValidation.newID(for: value))
     }
 
     var objectID: String {

@@ -15,21 +15,36 @@ import GRDBSQLite
 /// its parameter is bound again (SQLite then drops the old pointer without reading it) or
 /// after the statements were finalized (``WriterStatements/removeAll()``). Only the writer
 /// connection uses these buffers, one access at a time, as it does its statements.
+///
+/// Its storage sits behind pointers allocated once (`let`), not in `var` properties: Swift
+/// checks every access to a class's `var` for exclusivity at run time (`swift_beginAccess`,
+/// about 100 instructions with its bookkeeping), and an edit binds eight texts.
 final class BoundText {
-    /// One buffer per parameter, by index from 0 (parameter 1).
-    private var buffers: [UnsafeMutableRawBufferPointer] = []
+    /// One buffer per parameter, by index from 0 (parameter 1); empty until first bound.
+    private let buffers: UnsafeMutableBufferPointer<UnsafeMutableRawBufferPointer>
     /// Where JSON is serialized before it is copied into its parameter's buffer; kept, so
     /// that its capacity is allocated once.
-    private var json: [UInt8] = []
+    private let json: UnsafeMutablePointer<[UInt8]>
+
+    /// Buffers for a statement of `parameterCount` parameters (`sqlite3_bind_parameter_count`).
+    init(parameterCount: Int) {
+        buffers = .allocate(capacity: max(0, parameterCount))
+        buffers.initialize(repeating: UnsafeMutableRawBufferPointer(start: nil, count: 0))
+        json = .allocate(capacity: 1)
+        json.initialize(to: [])
+    }
 
     deinit {
         for buffer in buffers { buffer.deallocate() }
+        buffers.deallocate()
+        json.deinitialize(count: 1)
+        json.deallocate()
     }
 
     /// Copies `bytes` into parameter `index`'s buffer and binds them there as UTF-8 text.
     func bind(_ handle: SQLiteStatement, _ index: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32 {
         let slot = Int(index) - 1
-        while buffers.count <= slot { buffers.append(UnsafeMutableRawBufferPointer(start: nil, count: 0)) }
+        guard buffers.indices.contains(slot) else { return SQLITE_RANGE }  // what SQLite answers
         if buffers[slot].count < bytes.count || buffers[slot].baseAddress == nil {
             // Growing drops the old buffer, which only the binding replaced below points at.
             buffers[slot].deallocate()
@@ -45,9 +60,9 @@ final class BoundText {
 
     /// Serializes `value` (``JSONValue/write(into:)``) and binds the text to parameter `index`.
     func bindJSON(_ handle: SQLiteStatement, _ index: Int32, _ value: JSONValue) -> Int32 {
-        json.removeAll(keepingCapacity: true)
-        value.write(into: &json)
-        return json.withUnsafeBytes { bind(handle, index, $0) }
+        json.pointee.removeAll(keepingCapacity: true)
+        value.write(into: &json.pointee)
+        return json.pointee.withUnsafeBytes { bind(handle, index, $0) }
     }
 }
 

@@ -111,29 +111,28 @@ final class LocalStore: Sendable {
     private func writing<T>(_ action: @autoclosure () -> String, origin: ChangeOrigin, reasons: ChangeReasons?, preparedTransaction: Bool,
                             _ body: (Database) throws -> T) throws -> T {
         try ensureOpen()
-        var changes: [ObjectChange] = []
         // Commits are counted only for a stream that listens (``ObjectStore/commits()``):
         // reading the change count costs GRDB's queue checks on every edit.
         let countsCommits = observers.commits.hasSubscribers
-        var changedRows = false
-        func drained(_ db: Database) throws -> T {
+        // What the transaction changed comes back with its result rather than through
+        // captured variables, which Swift would check for exclusivity on every access.
+        func drained(_ db: Database) throws -> (result: T, changes: [ObjectChange], changedRows: Bool) {
             let rowsBefore = countsCommits ? db.totalChangesCount : 0
             let result = try body(db)
-            changedRows = countsCommits && db.totalChangesCount != rowsBefore
-            changes = try drainChangeLog(db, origin: origin, reasons: reasons)
-            return result
+            let changedRows = countsCommits && db.totalChangesCount != rowsBefore
+            return (result, try drainChangeLog(db, origin: origin, reasons: reasons), changedRows)
         }
-        let result: T
+        let (result, changes, changedRows): (T, [ObjectChange], Bool)
         do {
             if !preparedTransaction {
-                result = try writer.write(drained)
+                (result, changes, changedRows) = try writer.write(drained)
             } else {
-                result = try writer.writeWithoutTransaction { db in
+                (result, changes, changedRows) = try writer.writeWithoutTransaction { db in
                     try writerStatements.statement(.beginImmediate, in: db).execute()
                     do {
-                        let result = try drained(db)
+                        let drainedResult = try drained(db)
                         try writerStatements.statement(.commit, in: db).execute()
-                        return result
+                        return drainedResult
                     } catch {
                         // As `inTransaction` does: roll back unless SQLite already did, throw the first error.
                         try? db.rollback()

@@ -125,11 +125,22 @@ struct ObjectRow: Sendable {
         try statement.execute()
     }
 
-    /// Inserts the row if no row of its object exists; returns whether it did. One index
-    /// descent, where a probe and then an insert take two (a new object's create).
+    /// Inserts the row of a new object's first local edit (no server copy, base or server
+    /// version) if no row of its object exists; returns whether it did. One index descent,
+    /// where a probe and then an insert take two (a new object's create).
+    ///
+    /// Only the columns such a row sets are bound; the others take their defaults (NULL), as
+    /// ``save(_:on:)`` would write them: four binds fewer than the full row.
     func insertIfNew(_ db: Database, on writer: WriterStatements) throws -> Bool {
-        let statement = try HotStatement.write(db, .insertNewObject, on: writer)
-        try bindColumns(of: statement)
+        assert(persistent == nil && base == nil && baseVersion == nil && serverVersion == nil,
+                     "insertIfNew writes a new object's local copy only")
+        let statement = try HotStatement.write(db, .insertNewLocalObject, on: writer)
+        try statement.bind(1, collection)
+        try statement.bind(2, id)
+        try statement.bindJSON(3, local)
+        try statement.bind(4, dirty ? 1 : 0 as Int64)
+        try statement.bind(5, state.rawValue)
+        try statement.bind(6, localRev)
         try statement.execute()
         return statement.changes == 1
     }

@@ -6,7 +6,7 @@ import GRDBSQLite
 enum HotQuery: Int, CaseIterable {
     case beginImmediate, commit
     case savepoint, releaseSavepoint, rollbackToSavepoint
-    case fetchObject, saveObject, insertNewObject, insertNewServerCopy
+    case fetchObject, saveObject, insertNewLocalObject, insertNewServerCopy
     case lastQueueEntry, appendQueueEntry
 
     /// The statement's SQL (one statement, `?` parameters).
@@ -24,8 +24,8 @@ enum HotQuery: Int, CaseIterable {
             dirty = excluded.dirty, base = excluded.base, base_version = excluded.base_version,
             server_version = excluded.server_version, state = excluded.state, local_rev = excluded.local_rev
             """
-        case .insertNewObject: """
-            INSERT INTO objects(\(ObjectRow.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        case .insertNewLocalObject: """
+            INSERT INTO objects(collection, id, local, dirty, state, local_rev) VALUES (?, ?, ?, ?, ?, ?)
             ON CONFLICT(collection, id) DO NOTHING
             """
         case .insertNewServerCopy: """
@@ -55,20 +55,42 @@ enum HotQuery: Int, CaseIterable {
 /// GRDB runs one at a time on the writer connection, and by ``ObjectStore/close()`` inside
 /// such an access too.
 final class WriterStatements: @unchecked Sendable {
-    private var connection: ObjectIdentifier?
-    private var statements = [Statement?](repeating: nil, count: HotQuery.allCases.count)
-    /// The buffers each statement's text parameters are bound from (``BoundText``).
-    private var texts = [BoundText?](repeating: nil, count: HotQuery.allCases.count)
+    /// A prepared statement and the buffers its text parameters are bound from.
+    private struct Entry {
+        var statement: Statement?
+        var texts: BoundText?
+    }
+
+    // Behind pointers allocated once rather than in `var` properties, which Swift checks for
+    // exclusivity at run time on every access (an edit looks up four statements).
+    private let connection: UnsafeMutablePointer<ObjectIdentifier?>
+    private let entries: UnsafeMutableBufferPointer<Entry>
+
+    init() {
+        connection = .allocate(capacity: 1)
+        connection.initialize(to: nil)
+        entries = .allocate(capacity: HotQuery.allCases.count)
+        entries.initialize(repeating: Entry())
+    }
+
+    deinit {
+        // The statements go before their text buffers (a prepared statement may point into them).
+        removeAll()
+        entries.deinitialize()
+        entries.deallocate()
+        connection.deinitialize(count: 1)
+        connection.deallocate()
+    }
 
     /// The prepared statement of `query` on `db` (prepared on first use), reset.
     func statement(_ query: HotQuery, in db: Database) throws -> Statement {
         let id = ObjectIdentifier(db)
-        if connection != id {
+        if connection.pointee != id {
             // Only the writer connection comes here; a different one gets its own statements.
             removeAll()
-            connection = id
+            connection.pointee = id
         }
-        if let statement = statements[query.rawValue] {
+        if let statement = entries[query.rawValue].statement {
             // After a failed step (say `BEGIN` while another process held the lock), the next
             // reset reports that error again, and GRDB's `execute()` resets first: clear it here.
             sqlite3_reset(statement.sqliteStatement)
@@ -78,15 +100,16 @@ final class WriterStatements: @unchecked Sendable {
         // Marks GRDB's arguments as set (none), once: `execute()` then keeps the bindings
         // that ``HotStatement`` makes before every run.
         statement.setUncheckedArguments([])
-        statements[query.rawValue] = statement
+        entries[query.rawValue].statement = statement
         return statement
     }
 
     /// The buffers `query`'s text parameters are bound from; call after ``statement(_:in:)``.
     func texts(of query: HotQuery) -> BoundText {
-        if let texts = texts[query.rawValue] { return texts }
-        let texts = BoundText()
-        self.texts[query.rawValue] = texts
+        if let texts = entries[query.rawValue].texts { return texts }
+        let count = entries[query.rawValue].statement.map { Int(sqlite3_bind_parameter_count($0.sqliteStatement)) } ?? 0
+        let texts = BoundText(parameterCount: count)
+        entries[query.rawValue].texts = texts
         return texts
     }
 
@@ -94,7 +117,7 @@ final class WriterStatements: @unchecked Sendable {
     /// makes `sqlite3_close` fail), and after the schema changes, as GRDB does with its cache.
     /// Their text buffers go after them (a prepared statement may point into them).
     func removeAll() {
-        for i in statements.indices { statements[i] = nil }
-        for i in texts.indices { texts[i] = nil }
+        for i in entries.indices { entries[i].statement = nil }
+        for i in entries.indices { entries[i].texts = nil }
     }
 }

@@ -54,8 +54,9 @@ enum ObjectValidation {
         switch value {
         case .double(let d) where !d.isFinite:
             throw OfflineStoreError(.invalidJSON, "JSON cannot hold the number \(d)")
-        case .array(let a): try a.forEach(checkFinite)
-        case .object(let o): try o.values.forEach(checkFinite)
+        // Plain loops: `forEach(checkFinite)` made a closure per array and object.
+        case .array(let a): for item in a { try checkFinite(item) }
+        case .object(let o): for member in o.values { try checkFinite(member) }
         default: break
         }
     }

@@ -20,11 +20,20 @@ package final class Locked<Value>: @unchecked Sendable {
     // is held, so no two threads ever touch it at once; the values that go in and out cross
     // isolation as `sending`, as they do through `Mutex`, so none stays shared unguarded.
     private let lock = NSLock()
-    private var value: Value
+    /// The value, behind a pointer allocated once: a `var` property of a class is checked for
+    /// exclusivity at run time on every access (`swift_beginAccess`), which the lock makes
+    /// redundant here; the store's every edit takes a few of these locks.
+    private let value: UnsafeMutablePointer<Value>
 
     /// Creates the lock around its first value.
     package init(_ initialValue: sending Value) {
-        value = initialValue
+        value = .allocate(capacity: 1)
+        value.initialize(to: initialValue)
+    }
+
+    deinit {
+        value.deinitialize(count: 1)
+        value.deallocate()
     }
 
     /// Runs `body` with exclusive access to the value and returns what it returns.
@@ -33,6 +42,6 @@ package final class Locked<Value>: @unchecked Sendable {
     package func withLock<Result>(_ body: (inout sending Value) throws -> sending Result) rethrows -> sending Result {
         lock.lock()
         defer { lock.unlock() }
-        return try body(&value)
+        return try body(&value.pointee)
     }
 }
