@@ -38,9 +38,11 @@ public struct CollectionDescriptor: Sendable {
     /// "Evolving a model"). A model's collection takes ``SyncModel/schemaVersion``.
     public var schemaVersion = 1
     /// The steps from one version to the next (``ModelMigration``), each leading to a version
-    /// in 2…``schemaVersion``; empty by default. Like a custom conflict resolver they live in
-    /// memory: register the collection again after reopening, so records that arrive from
-    /// the server are brought to the current shape too.
+    /// in 2…``schemaVersion``; empty by default. A chain of renames, added and removed fields
+    /// is kept with the collection's definition, so every process that opens the store (the
+    /// `offline-store` tool too) brings records that arrive from the server to the current
+    /// shape. A chain with a ``ModelMigration/transform(in:_:)`` lives in memory, like a custom
+    /// conflict resolver: register the collection again after reopening.
     public var migrations: [ModelMigration] = []
 
     /// Describes a collection.
@@ -145,6 +147,9 @@ struct StoredDescriptor: Codable, Sendable, Hashable {
     var syncScope: ServerQuery?
     /// Absent (nil) for ``ReadAccessLossPolicy/keep``, so older stored descriptors compare equal.
     var readAccessLoss: ReadAccessLossPolicy?
+    /// The migration steps when every one is declarative (``StoredMigration``); absent (nil)
+    /// otherwise, so older stored descriptors compare equal.
+    var migrations: [StoredMigration]?
 
     init(_ d: CollectionDescriptor) {
         fields = d.fields
@@ -154,6 +159,7 @@ struct StoredDescriptor: Codable, Sendable, Hashable {
         blobFields = d.blobFields.isEmpty ? nil : d.blobFields
         syncScope = d.syncScope.flatMap { $0.terms.isEmpty ? nil : $0 }
         readAccessLoss = d.readAccessLoss == .keep ? nil : d.readAccessLoss
+        migrations = StoredMigration.chain(d.migrations)
     }
 
     func descriptor(named name: String) -> CollectionDescriptor {
@@ -162,6 +168,7 @@ struct StoredDescriptor: Codable, Sendable, Hashable {
             conflictPolicy: ConflictPolicy(name: conflictPolicy) ?? .preserveConflict)
         d.syncScope = syncScope
         d.readAccessLoss = readAccessLoss ?? .keep
+        d.migrations = migrations?.compactMap(\.migration) ?? []
         return d
     }
 }

@@ -22,7 +22,10 @@ extension OfflineStoreCommand.CollectionGroup {
                 --clear-scope syncs the whole collection again. --read-access-loss says what a sync does \
                 with the local copies once the server stops letting the user read the collection: keep \
                 them (the default) or purge the synced ones; without it an existing collection keeps its \
-                choice. Prints the collection as `collection list` shows it.
+                choice. --schema-version with --rename OLD:NEW, --add-field FIELD=VALUE and \
+                --remove-field FIELD evolves the collection's records: the stored copies and queued edits \
+                are migrated now, and records pulled later in an older shape by any process (Docs/Models.md, \
+                "Evolving a model"). Prints the collection as `collection list` shows it.
                 """)
 
         @OptionGroup var global: GlobalOptions
@@ -49,6 +52,19 @@ extension OfflineStoreCommand.CollectionGroup {
         @Option(help: "When the server stops letting the user read the collection: keep the local copies, or purge the synced ones.")
         var readAccessLoss: ReadAccessLossArgument?
 
+        @Option(help: "The version of the shape of the collection's records; a higher one than stored adds the steps below.")
+        var schemaVersion: Int?
+
+        @Option(name: .customLong("rename"), parsing: .singleValue, help: "In --schema-version, rename field OLD to NEW (OLD:NEW); repeat for more.")
+        var renames: [String] = []
+
+        @Option(name: .customLong("add-field"), parsing: .singleValue,
+                help: "In --schema-version, add FIELD with a default for records without it (FIELD=VALUE, VALUE JSON when it parses, else text).")
+        var addedFields: [String] = []
+
+        @Option(name: .customLong("remove-field"), parsing: .singleValue, help: "In --schema-version, remove FIELD from every record.")
+        var removedFields: [String] = []
+
         /// A synced collection must exist on the server's side: a valid Kinto name, or a
         /// resource in the REST resources file.
         static func checkSynced(_ name: String, settings: CLISettings?) throws {
@@ -69,16 +85,19 @@ extension OfflineStoreCommand.CollectionGroup {
                 name, localOnly: localOnly, updatePolicy: updatePolicy?.policy, conflictPolicy: conflictPolicy.policy)
             if clearScope, !scope.isEmpty { throw CLIError("--scope and --clear-scope exclude each other", exitCode: ExitStatus.usage) }
             let terms = try scope.map(ScopeArgument.parse)
-            let (name, localOnly, clearScope, readAccessLoss) = (name, localOnly, clearScope, readAccessLoss)
+            let steps = try MigrationArgument.steps(renames: renames, added: addedFields, removed: removedFields,
+                                                    version: schemaVersion ?? 1)
+            let (name, localOnly, clearScope, readAccessLoss, schemaVersion) = (name, localOnly, clearScope, readAccessLoss, schemaVersion)
             try await StoreSession.with(global, server: .never) { session in
                 if !localOnly { try Self.checkSynced(name, settings: session.settings) }
                 // No scope option: an existing collection keeps its scope.
                 if !terms.isEmpty { descriptor.syncScope = ServerQuery(terms) }
                 else if !clearScope { descriptor.syncScope = try? session.store.descriptor(of: name).syncScope }
-                // An existing collection keeps its schema version (the CLI has no migrations to raise
-                // it), and its read-access policy unless one is given.
+                // An existing collection keeps its schema version and migration steps unless a
+                // higher version is given, and its read-access policy unless one is given.
                 let existing = try? session.store.descriptor(of: name)
-                if let existing { descriptor.schemaVersion = existing.schemaVersion }
+                (descriptor.schemaVersion, descriptor.migrations) = try MigrationArgument.chain(
+                    existing: existing.map { ($0.schemaVersion, $0.migrations) }, version: schemaVersion, steps: steps)
                 descriptor.readAccessLoss = readAccessLoss?.policy ?? existing?.readAccessLoss ?? .keep
                 try session.store.register(descriptor)
                 Output.line(Shape.collection(try session.store.descriptor(of: descriptor.name)))

@@ -100,6 +100,8 @@ enum Shape {
         if let scope = descriptor.syncScope { shape["scope"] = .array(scope.terms.map(scopeTerm)) }
         // Likewise the read-access policy, only when it is not the default (keep).
         if descriptor.readAccessLoss != .keep { shape["readAccessLoss"] = .string(descriptor.readAccessLoss.rawValue) }
+        // Likewise the migration steps, only when there are some.
+        if !descriptor.migrations.isEmpty { shape["migrations"] = .array(descriptor.migrations.map { .string($0.description) }) }
         return .object(shape)
     }
 
