@@ -36,7 +36,8 @@ enum FleetBenchmarks {
         var tally: String { "lost \(lost), duplicated \(duplicated), missed \(missed)" }
     }
 
-    /// This program's own path, for the niced children (`/proc/self/exe` would name `nice`).
+    /// This program's own path, for the niced children (asking the system for the running
+    /// executable would name `nice`).
     static let selfPath = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().path
 
     /// Runs the fleet of `clients` against `url` in a bucket of its own.

@@ -90,12 +90,12 @@ extension OfflineStoreCommand.CollectionGroup {
             let (name, localOnly, clearScope, readAccessLoss, schemaVersion) = (name, localOnly, clearScope, readAccessLoss, schemaVersion)
             try await StoreSession.with(global, server: .never) { session in
                 if !localOnly { try Self.checkSynced(name, settings: session.settings) }
+                let existing = try? session.store.descriptor(of: name)
                 // No scope option: an existing collection keeps its scope.
                 if !terms.isEmpty { descriptor.syncScope = ServerQuery(terms) }
-                else if !clearScope { descriptor.syncScope = try? session.store.descriptor(of: name).syncScope }
+                else if !clearScope { descriptor.syncScope = existing?.syncScope }
                 // An existing collection keeps its schema version and migration steps unless a
                 // higher version is given, and its read-access policy unless one is given.
-                let existing = try? session.store.descriptor(of: name)
                 (descriptor.schemaVersion, descriptor.migrations) = try MigrationArgument.chain(
                     existing: existing.map { ($0.schemaVersion, $0.migrations) }, version: schemaVersion, steps: steps)
                 descriptor.readAccessLoss = readAccessLoss?.policy ?? existing?.readAccessLoss ?? .keep

@@ -66,16 +66,28 @@ enum JSONArgument {
     }
 }
 
-/// `--where FIELD=VALUE`: VALUE is read as JSON when it parses, else as a string.
+/// `FIELD=VALUE` on the command line: VALUE is read as JSON when it parses, else as a string.
+struct FieldValue {
+    var field: String
+    var value: JSONValue
+
+    /// Nil when `text` has no `=` or nothing before it.
+    init?(_ text: String) {
+        guard let equals = text.firstIndex(of: "="), equals != text.startIndex else { return nil }
+        field = String(text[..<equals])
+        let raw = String(text[text.index(after: equals)...])
+        value = (try? JSONValue(parsing: raw)) ?? .string(raw)
+    }
+}
+
+/// `--where FIELD=VALUE` (``FieldValue``).
 struct WhereClause: ExpressibleByArgument {
     var field: String
     var value: JSONValue
 
     init?(argument: String) {
-        guard let equals = argument.firstIndex(of: "="), equals != argument.startIndex else { return nil }
-        field = String(argument[..<equals])
-        let text = String(argument[argument.index(after: equals)...])
-        value = (try? JSONValue(parsing: text)) ?? .string(text)
+        guard let pair = FieldValue(argument) else { return nil }
+        (field, value) = (pair.field, pair.value)
     }
 
     var condition: Condition { .equal(field, value) }

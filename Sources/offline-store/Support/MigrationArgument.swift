@@ -17,11 +17,8 @@ enum MigrationArgument {
             steps.append(.renameField(parts[0], to: parts[1], in: version))
         }
         for text in added {
-            guard let equals = text.firstIndex(of: "="), equals != text.startIndex else {
-                throw CLIError.usage("--add-field '\(text)' is not FIELD=VALUE")
-            }
-            let raw = String(text[text.index(after: equals)...])
-            steps.append(.addField(String(text[..<equals]), default: (try? JSONValue(parsing: raw)) ?? .string(raw), in: version))
+            guard let pair = FieldValue(text) else { throw CLIError.usage("--add-field '\(text)' is not FIELD=VALUE") }
+            steps.append(.addField(pair.field, default: pair.value, in: version))
         }
         for field in removed {
             guard !field.isEmpty else { throw CLIError.usage("--remove-field needs a field name") }
