@@ -61,6 +61,15 @@ public protocol Backend: Sendable {
     func pull(collection: String, since cursor: String?, continuing: PullContinuation?,
               scope: ServerQuery) async throws -> PullPage
 
+    /// Fetches one page of changes as ``pull(collection:since:continuing:includingDeletions:)``
+    /// does (with `scope`, as ``pull(collection:since:continuing:scope:)``), handing changes to
+    /// `deliver` as they arrive so that a page need not be held whole; the returned page holds
+    /// the changes not delivered. The engine applies delivered changes at once and stores the
+    /// page's ``PullPage/cursor`` only after the returned page. A default implementation (in
+    /// `Backend+StreamedPull.swift`) delivers nothing and returns the whole page.
+    func pull(collection: String, since cursor: String?, continuing: PullContinuation?, includingDeletions: Bool,
+              scope: ServerQuery?, delivering deliver: ([RemoteChange]) throws -> Void) async throws -> PullPage
+
     /// Fetches one page of every change since `cursor` with only `fields` of each record
     /// (and tombstones), to find records that left a sync scope. A default implementation
     /// (in `Backend+Scopes.swift`) returns whole records.
@@ -188,6 +197,23 @@ public struct PullPage: Sendable {
 public struct PullContinuation: Sendable, Hashable {
     /// The backend's state, e.g. a next-page URL and the snapshot bound.
     public var token: String
+    /// The next page's request, already sent by the backend while this page was read (a
+    /// backend's own type, e.g. ``KintoPageAhead``); dropping the continuation cancels it.
+    /// Not part of the continuation's identity: two continuations with one token are equal.
+    var ahead: (any AnyObject & Sendable)?
+
     /// Creates a continuation.
     public init(token: String) { self.token = token }
+
+    /// A continuation carrying the next page's request, already sent.
+    init(token: String, ahead: (any AnyObject & Sendable)?) {
+        self.token = token
+        self.ahead = ahead
+    }
+
+    /// Equal tokens.
+    public static func == (lhs: PullContinuation, rhs: PullContinuation) -> Bool { lhs.token == rhs.token }
+
+    /// Hashes the token.
+    public func hash(into hasher: inout Hasher) { hasher.combine(token) }
 }

@@ -171,6 +171,7 @@ struct CanonicalJSON {
             index += 1; depth -= 1; out.append(UInt8(ascii: "}")); return top
         }
         var members: [Member] = []
+        members.reserveCapacity(8)   // one allocation for a usual record, not four growths
         var sorted = true
         while true {
             skipWhitespace()
@@ -186,7 +187,7 @@ struct CanonicalJSON {
             try value(into: &out)
             if top != nil {
                 let name = out[key]
-                if let dropping, name.elementsEqual(dropping) {
+                if let dropping, name.count == dropping.count, name.elementsEqual(dropping) {
                     top?.lastModified = Array(out[valueStart...])
                     out.removeSubrange((members.isEmpty ? memberStart : memberStart - 1)...)
                     if try closes(members, sorted: sorted, into: &out, start: start) { return top }
@@ -363,17 +364,29 @@ struct CanonicalJSON {
 extension CanonicalJSON.TopLevel {
     /// Notes a top-level member a Kinto record is read by.
     mutating func note(name: ArraySlice<UInt8>, value: ArraySlice<UInt8>) {
-        if name.elementsEqual("id".utf8) {
+        if Self.equal(name, "id") {
             // A canonical string without escapes is its own content; one with escapes is decoded.
             if value.first == UInt8(ascii: "\""), !value.contains(UInt8(ascii: "\\")) {
                 id = String(decoding: value.dropFirst().dropLast(), as: UTF8.self)
             } else if value.first == UInt8(ascii: "\"") {
                 id = (try? JSONValue(parsing: Array(value)))?.stringValue
             }
-        } else if name.elementsEqual("deleted".utf8) {
-            deletedIsTrue = value.elementsEqual("true".utf8)
-        } else if !name.elementsEqual("last_modified".utf8) {
+        } else if Self.equal(name, "deleted") {
+            deletedIsTrue = Self.equal(value, "true")
+        } else if !Self.equal(name, "last_modified") {
             onlyTombstoneKeys = false
+        }
+    }
+
+    /// Whether the bytes are `text`'s UTF-8 (a length check first: most keys differ there;
+    /// `elementsEqual` against a `String.UTF8View` cost about 500 instructions a call).
+    private static func equal(_ bytes: ArraySlice<UInt8>, _ text: StaticString) -> Bool {
+        let count = text.utf8CodeUnitCount
+        guard bytes.count == count else { return false }
+        return bytes.withUnsafeBufferPointer { b in
+            let t = text.utf8Start
+            for i in 0..<count where b[i] != t[i] { return false }
+            return true
         }
     }
 }

@@ -22,6 +22,14 @@ public protocol HTTPTransport: Sendable {
     ///
     /// - Throws: ``TransportError`` when no answer arrived.
     func download(_ request: HTTPRequest, to file: URL) async throws -> HTTPResponse
+
+    /// Sends the request and returns the answer as soon as its head arrived, its body
+    /// following as a stream of chunks (a pull reads records as they arrive). A default (in
+    /// `HTTPTransport+Stream.swift`) calls ``send(_:)`` and delivers the body as one chunk.
+    ///
+    /// - Throws: ``TransportError`` when no answer arrived; the body's stream throws one when
+    ///   the connection breaks before its end.
+    func stream(_ request: HTTPRequest) async throws -> HTTPStreamedResponse
 }
 
 /// An HTTP request.

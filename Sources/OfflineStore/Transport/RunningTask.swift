@@ -25,6 +25,12 @@ final class RunningTask: Sendable {
         task?.cancel()
     }
 
+    /// Suspends the task (a streamed body's reader is behind).
+    func suspend() { state.withLock { $0.task }?.suspend() }
+
+    /// Resumes a suspended task.
+    func resume() { state.withLock { $0.task }?.resume() }
+
     /// Whether the caller cancelled.
     var wasCancelled: Bool { state.withLock { $0.cancelled } }
 

@@ -50,7 +50,7 @@ extension URLSessionTransport {
     }
 
     /// The `URLRequest` for a request, as ``send(_:)`` builds it.
-    private func urlRequest(for request: HTTPRequest) -> URLRequest {
+    func urlRequest(for request: HTTPRequest) -> URLRequest {
         var urlRequest = URLRequest(url: request.url)
         urlRequest.cachePolicy = .reloadIgnoringLocalAndRemoteCacheData
         urlRequest.timeoutInterval = Self.seconds(request.timeout)

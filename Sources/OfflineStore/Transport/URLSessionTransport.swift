@@ -143,8 +143,10 @@ public struct URLSessionTransport: HTTPTransport {
 /// The session's delegate: refuses redirects that leave the original scheme, host and
 /// port, and answers authentication challenges as ``ChallengeRule`` says, keeping the
 /// answer of a cancelled HTTP challenge so it can be returned as it is.
-final class SessionDelegate: NSObject, URLSessionTaskDelegate, Sendable {
+final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     private let challenged = Locked<[Int: HTTPURLResponse]>([:])
+    /// The streamed tasks (``URLSessionTransport/stream(_:)``) by task identifier, until they complete.
+    private let feeds = Locked<[Int: StreamFeed]>([:])
     /// Whether same-origin redirects are followed (others never are).
     let followsRedirects: Bool
 
@@ -155,6 +157,19 @@ final class SessionDelegate: NSObject, URLSessionTaskDelegate, Sendable {
     /// The answer that raised a challenge for this task, removed once read.
     func takeChallengedResponse(_ taskIdentifier: Int) -> HTTPURLResponse? {
         challenged.withLock { $0.removeValue(forKey: taskIdentifier) }
+    }
+
+    /// Routes a streamed task's events to `feed` (before the task starts).
+    func register(_ feed: StreamFeed, for taskIdentifier: Int) {
+        feeds.withLock { $0[taskIdentifier] = feed }
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        feeds.withLock { $0[dataTask.taskIdentifier] }?.received(data, task: dataTask)
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        feeds.withLock { $0.removeValue(forKey: task.taskIdentifier) }?.completed(task: task, error: error)
     }
 
     func urlSession(

@@ -70,9 +70,37 @@ extension KintoBackend {
         return try await pull(collection: collection, since: cursor, continuing: continuing, filters: [("_fields", list)])
     }
 
-    /// The pull, with extra query parameters on its first page (later pages follow Kinto's `Next-Page`, which keeps them).
+    /// ``pull(collection:since:continuing:includingDeletions:)``, or with `scope`
+    /// ``pull(collection:since:continuing:scope:)``, read as the page arrives: each group of
+    /// records read goes to `deliver` at once, so memory holds the record being read, not the
+    /// page (``KintoPageReader``); the returned page has no changes. The cursor is the same as
+    /// the page's, to be stored only after every record of the page was applied.
+    public func pull(collection: String, since cursor: String?, continuing: PullContinuation?, includingDeletions: Bool,
+                     scope: ServerQuery?, delivering deliver: ([RemoteChange]) throws -> Void) async throws -> PullPage {
+        guard let scope else {
+            return try await pull(collection: collection, since: cursor, continuing: continuing, filters: [],
+                                  includingDeletions: includingDeletions, deliver: deliver)
+        }
+        try scope.validate()
+        return try await pull(collection: collection, since: cursor, continuing: continuing,
+                              filters: try scope.terms.map(Self.filter), deliver: deliver)
+    }
+
+    /// The pull with its changes collected into the page.
     private func pull(collection: String, since cursor: String?, continuing: PullContinuation?,
                       filters extra: [(String, String)], includingDeletions: Bool = true) async throws -> PullPage {
+        var changes: [RemoteChange] = []
+        var page = try await pull(collection: collection, since: cursor, continuing: continuing, filters: extra,
+                                  includingDeletions: includingDeletions) { changes += $0 }
+        page.changes = KintoPage.latest(changes)
+        return page
+    }
+
+    /// The pull, with extra query parameters on its first page (later pages follow Kinto's
+    /// `Next-Page`, which keeps them), its records handed to `deliver` as they are read.
+    private func pull(collection: String, since cursor: String?, continuing: PullContinuation?,
+                      filters extra: [(String, String)], includingDeletions: Bool = true,
+                      deliver: ([RemoteChange]) throws -> Void) async throws -> PullPage {
         try checkName(collection)
         try checkBackoff()
         let recordsURL = paths.url(paths.recordsPath(collection))
@@ -92,7 +120,12 @@ extension KintoBackend {
         }
         let what = "pulling collection \"\(collection)\""
         let condition = token.unchangedSince.map { [("If-None-Match", "\"\($0)\"")] } ?? []
-        let reply = try await send("GET", token.next, headers: condition, parsingBody: false, what: what)
+        let (reply, body): (KintoReply, HTTPBodyStream?)
+        if let ahead = continuing?.ahead as? KintoPageAhead, ahead.url == token.next {
+            (reply, body) = try await ahead.answer()
+        } else {
+            (reply, body) = try await streamGET(token.next, headers: condition, what: what)
+        }
         if reply.status == 404 {
             forgetPrepared(collection)
             return PullPage(changes: [], cursor: nil, next: nil)
@@ -110,7 +143,11 @@ extension KintoBackend {
             }
             bound = learned
         }
-        guard let changes = KintoPage.changes(reply.body) else { throw reply.badResponse(what) }
+        guard let body else { throw reply.badResponse(what) }
+        // The next page is asked now, so that the server builds it while this one is read
+        // (one page ahead at most: a continuation carries it, and dropping it cancels it).
+        let ahead = aheadOf(reply, recordsURL: recordsURL, what: what)
+        let highest = try await readPage(body, reply: reply, what: what, deliver: deliver)
 
         var next: PullContinuation?
         var pageCursor = String(bound)
@@ -122,11 +159,10 @@ extension KintoBackend {
         }
         if let link = reply.header("Next-Page"), !link.isEmpty {
             guard let url = URL(string: link) else { throw reply.badResponse(what) }
-            next = PullContinuation(token: PullToken(next: url, bound: bound, total: token.total).encoded())
-            let highest = changes.compactMap { Int64($0.version) }.max()
+            next = PullContinuation(token: PullToken(next: url, bound: bound, total: token.total).encoded(), ahead: ahead)
             pageCursor = highest.map(String.init) ?? ""
         }
-        return PullPage(changes: changes, cursor: pageCursor.isEmpty ? nil : pageCursor, next: next,
+        return PullPage(changes: [], cursor: pageCursor.isEmpty ? nil : pageCursor, next: next,
                         total: token.total)
     }
 

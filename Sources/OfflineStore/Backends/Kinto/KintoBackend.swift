@@ -187,21 +187,33 @@ extension KintoBackend {
             response = try await sendOnce(method, url, headers: extra, body: body, what: what)
         }
         let reply = KintoReply(response, parsingBody: parsingBody)
+        noteBackoff(status: reply.status, headers: reply.headers)
+        return reply
+    }
+
+    /// Remembers `Backoff` (any answer) and `Retry-After` (503) of an answer.
+    func noteBackoff(status: Int, headers: [String: String]) {
         let now = configuration.now()
-        let backoff = KintoBackoff.seconds(reply.header("Backoff"))
-        let retryAfter = reply.status == 503 ? KintoBackoff.seconds(reply.header("Retry-After")) : nil
+        let backoff = KintoBackoff.seconds(headers["backoff"])
+        let retryAfter = status == 503 ? KintoBackoff.seconds(headers["retry-after"]) : nil
         if backoff != nil || retryAfter != nil {
             state.withLock {
                 if let backoff { $0.backoff.record(seconds: backoff, now: now) }
                 if let retryAfter { $0.backoff.record(seconds: retryAfter, now: now) }
             }
         }
-        return reply
     }
 
     /// One request with the current credentials; the answer whatever its status.
     private func sendOnce(_ method: String, _ url: URL, headers extra: [(String, String)], body: JSONValue?,
                           what: String) async throws -> HTTPResponse {
+        try await exchange(method, url, headers: extra, body: body, what: what) { [transport] in try await transport.send($0) }
+    }
+
+    /// Builds the request (credentials, JSON headers) and hands it to `call`, mapping what
+    /// the transport throws to ``OfflineStoreError``.
+    func exchange<Answer>(_ method: String, _ url: URL, headers extra: [(String, String)], body: JSONValue?, what: String,
+                          _ call: (HTTPRequest) async throws -> Answer) async throws -> Answer {
         var headers: [(String, String)] = [("Accept", "application/json")]
         if body != nil { headers.append(("Content-Type", "application/json")) }
         headers += extra
@@ -209,7 +221,7 @@ extension KintoBackend {
         let request = HTTPRequest(method: method, url: url, headers: headers,
                                   body: body.map { Data($0.serialized().utf8) }, timeout: configuration.timeout)
         do {
-            return try await transport.send(request)
+            return try await call(request)
         } catch let error as TransportError {
             throw OfflineStoreError(transport: error, while: what)
         } catch let error as CancellationError {

@@ -31,7 +31,7 @@ enum KintoPage {
     }
 
     /// A malformed or unexpected page.
-    private struct Unreadable: Error {}
+    struct Unreadable: Error {}
 
     /// Reads the top-level object; members other than `data` are checked and skipped.
     private static func records(_ reader: inout CanonicalJSON) throws -> [(RemoteChange, Int64)] {
@@ -78,28 +78,38 @@ enum KintoPage {
             reader.skipWhitespace()
             // Anything but an object goes the tree way, which names the problem.
             guard reader.current == UInt8(ascii: "{") else { throw CanonicalJSON.NeedsTree() }
-            let (start, depth) = (reader.index, reader.depth)
-            do {
-                var text: [UInt8] = []
-                text.reserveCapacity(192)
-                let top = try reader.record(into: &text, dropping: "last_modified")
-                guard let id = top.id, let lastModified = top.lastModified.flatMap(version) else { throw CanonicalJSON.NeedsTree() }
-                let isTombstone = top.deletedIsTrue && top.onlyTombstoneKeys
-                changes.append((isTombstone ? RemoteChange(id: id, record: nil, version: String(lastModified))
-                                            : RemoteChange(id: id, canonicalText: text, version: String(lastModified)),
-                                lastModified))
-            } catch is CanonicalJSON.NeedsTree {
-                // This record alone goes the tree way (a key only a tree orders, or no usable id).
-                var parser = JSONParser(bytes: reader.bytes)
-                parser.index = start
-                parser.depth = depth
-                changes.append(try change(of: try parser.parseOneValue()))
-                reader.resume(at: parser.index, depth: depth)
-            }
+            changes.append(try record(&reader))
             reader.skipWhitespace()
         } while reader.consume(UInt8(ascii: ","))
         try reader.expect(UInt8(ascii: "]"), "',' or ']' in array")
         return changes
+    }
+
+    /// Reads the record object at the reader's position, leaving the reader after it: checked
+    /// and kept as canonical text, or, when only a tree can order it, read the tree way alone.
+    ///
+    /// - Throws: ``JSONError`` for malformed text; `Unreadable` for a record without an `id`
+    ///   or an integer `last_modified`.
+    static func record(_ reader: inout CanonicalJSON) throws -> (RemoteChange, Int64) {
+        let (start, depth) = (reader.index, reader.depth)
+        do {
+            var text: [UInt8] = []
+            text.reserveCapacity(192)
+            let top = try reader.record(into: &text, dropping: "last_modified")
+            guard let id = top.id, let lastModified = top.lastModified.flatMap(version) else { throw CanonicalJSON.NeedsTree() }
+            let isTombstone = top.deletedIsTrue && top.onlyTombstoneKeys
+            return (isTombstone ? RemoteChange(id: id, record: nil, version: String(lastModified))
+                                : RemoteChange(id: id, canonicalText: text, version: String(lastModified)),
+                    lastModified)
+        } catch is CanonicalJSON.NeedsTree {
+            // This record alone goes the tree way (a key only a tree orders, or no usable id).
+            var parser = JSONParser(bytes: reader.bytes)
+            parser.index = start
+            parser.depth = depth
+            let change = try change(of: try parser.parseOneValue())
+            reader.resume(at: parser.index, depth: depth)
+            return change
+        }
     }
 
     /// `last_modified` from its canonical text, as ``KintoRecord/lastModified(_:)`` reads it.
@@ -116,6 +126,12 @@ enum KintoPage {
         var record: JSONValue?
         if !KintoRecord.isTombstone(object) { record = KintoRecord.strip(item) }
         return (RemoteChange(id: id, record: record, version: String(lastModified)), lastModified)
+    }
+
+    /// One change per id: the one with the highest version, in page order (changes read
+    /// by ``KintoPageReader``, whose versions are `last_modified` integers).
+    static func latest(_ changes: [RemoteChange]) -> [RemoteChange] {
+        latest(changes.map { ($0, Int64($0.version) ?? .min) })
     }
 
     /// One change per id: the one with the highest `last_modified`, in page order.

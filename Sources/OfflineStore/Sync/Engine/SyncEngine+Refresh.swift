@@ -108,9 +108,14 @@ extension SyncEngine {
         }
     }
 
-    /// Pulls pages since `cursor` (of the records matching `scope`) and applies them. The
-    /// next page is requested before the current one is applied, so the server's work and
-    /// ours overlap; pages are still applied one after the other, in order, each with its cursor.
+    /// Pulls pages since `cursor` (of the records matching `scope`) and applies them as they
+    /// arrive: the backend hands over records while a page downloads
+    /// (``Backend/pull(collection:since:continuing:includingDeletions:scope:delivering:)``), and
+    /// every ``refreshChunkSize`` of them are applied in a transaction of their own; the rest
+    /// of the page is applied with the page's cursor, in the page's last transaction. Records
+    /// applied before their page's end are server copies like any other (a page broken off
+    /// leaves them, and the cursor where it was: the next refresh reads them again, which
+    /// changes nothing), so the cursor still advances only with its whole page.
     /// `includingDeletions` false (a pull from the beginning into a collection holding no server
     /// copy) lets the backend leave tombstones out.
     /// - Returns: how many changes the pages brought, and their ids when `collectingIDs`.
@@ -120,27 +125,37 @@ extension SyncEngine {
                            preparing: Bool, pulledBefore: Bool, report: inout SyncReport,
                            context: SyncContext) async throws -> (count: Int, ids: Set<String>) {
         let backend = self.backend, name = collection.name
-        @Sendable func fetch(_ continuation: PullContinuation?) async throws -> PullPage {
+        var ids = Set<String>()
+        var count = 0
+        var held: [RemoteChange] = []
+        var arrived = 0
+        func deliver(_ changes: [RemoteChange]) throws {
+            held += changes
+            guard held.count >= SyncEngine.refreshChunkSize else { return }
+            try apply(PullPage(changes: held, cursor: nil, next: nil), to: collection, report: &report)
+            arrived += held.count
+            if collectingIDs { for change in held { ids.insert(change.id) } }
+            held.removeAll(keepingCapacity: true)
+        }
+        func fetch(_ continuation: PullContinuation?) async throws -> PullPage {
             // Cancelled: stop between pages; every page already applied stays applied
             // with its cursor, and the next refresh resumes from there.
             if Task.isCancelled { throw CancellationError() }
-            if let scope { return try await backend.pull(collection: name, since: cursor, continuing: continuation, scope: scope) }
             return try await backend.pull(collection: name, since: cursor, continuing: continuation,
-                                          includingDeletions: includingDeletions)
+                                          includingDeletions: includingDeletions, scope: scope, delivering: deliver)
         }
-        var ids = Set<String>()
-        var count = 0
         var page = try await firstPage(fetch, preparing: preparing ? name : nil, pulledBefore: pulledBefore)
         while true {
-            let next = page.next
-            async let following: PullPage? = next == nil ? nil : fetch(next)
+            page.changes = held + page.changes
+            held.removeAll(keepingCapacity: true)
             if !storingCursor { page.cursor = nil }
             try apply(page, to: collection, report: &report)
-            reportPullProgress(name, page: page, context: context)
-            count += page.changes.count
             if collectingIDs { for change in page.changes { ids.insert(change.id) } }
-            guard let nextPage = try await following else { break }
-            page = nextPage
+            count += arrived + page.changes.count
+            reportPullProgress(name, count: arrived + page.changes.count, total: page.total, context: context)
+            arrived = 0
+            guard let next = page.next else { break }
+            page = try await fetch(next)
         }
         return (count, ids)
     }
@@ -151,7 +166,7 @@ extension SyncEngine {
     /// failed stops the refresh before anything is applied, as when it ran first. A collection
     /// `pulledBefore` is prepared only when its first page fails (an idle sync of a fresh
     /// process then sends one request per collection, Docs/Scaling.md).
-    private func firstPage(_ fetch: @Sendable (PullContinuation?) async throws -> PullPage,
+    private func firstPage(_ fetch: (PullContinuation?) async throws -> PullPage,
                            preparing collection: String?, pulledBefore: Bool) async throws -> PullPage {
         guard let collection else { return try await fetch(nil) }
         if pulledBefore {
@@ -209,10 +224,10 @@ extension SyncEngine {
         try read("reading the cursor of \(collection)") { db in try CollectionsTable.cursor(of: collection, in: db) }
     }
 
-    /// Reports a pulled page.
-    func reportPullProgress(_ collection: String, page: PullPage, context: SyncContext) {
+    /// Reports a pulled page of `count` changes (`total`: the server's announced total, if any).
+    func reportPullProgress(_ collection: String, count: Int, total: Int?, context: SyncContext) {
         guard let counter = context.progress else { return }
-        emit(.progress(counter.advance(collection, .pull, by: page.changes.count, total: { page.total })))
+        emit(.progress(counter.advance(collection, .pull, by: count, total: { total })))
     }
 
     /// Applies one page in chunks; the page's cursor is stored with its last chunk.
