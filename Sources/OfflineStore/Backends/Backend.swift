@@ -63,12 +63,13 @@ public protocol Backend: Sendable {
 
     /// Fetches one page of changes as ``pull(collection:since:continuing:includingDeletions:)``
     /// does (with `scope`, as ``pull(collection:since:continuing:scope:)``), handing changes to
-    /// `deliver` as they arrive so that a page need not be held whole; the returned page holds
-    /// the changes not delivered. The engine applies delivered changes at once and stores the
+    /// `deliver` as they arrive so that a page need not be held whole (`deliver` returns once
+    /// the engine can take more: read on after it returns); the returned page holds the
+    /// changes not delivered. The engine applies delivered changes in chunks and stores the
     /// page's ``PullPage/cursor`` only after the returned page. A default implementation (in
     /// `Backend+StreamedPull.swift`) delivers nothing and returns the whole page.
     func pull(collection: String, since cursor: String?, continuing: PullContinuation?, includingDeletions: Bool,
-              scope: ServerQuery?, delivering deliver: ([RemoteChange]) throws -> Void) async throws -> PullPage
+              scope: ServerQuery?, delivering deliver: ([RemoteChange]) async throws -> Void) async throws -> PullPage
 
     /// Fetches one page of every change since `cursor` with only `fields` of each record
     /// (and tombstones), to find records that left a sync scope. A default implementation

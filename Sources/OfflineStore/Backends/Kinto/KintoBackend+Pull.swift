@@ -76,7 +76,7 @@ extension KintoBackend {
     /// page (``KintoPageReader``); the returned page has no changes. The cursor is the same as
     /// the page's, to be stored only after every record of the page was applied.
     public func pull(collection: String, since cursor: String?, continuing: PullContinuation?, includingDeletions: Bool,
-                     scope: ServerQuery?, delivering deliver: ([RemoteChange]) throws -> Void) async throws -> PullPage {
+                     scope: ServerQuery?, delivering deliver: ([RemoteChange]) async throws -> Void) async throws -> PullPage {
         guard let scope else {
             return try await pull(collection: collection, since: cursor, continuing: continuing, filters: [],
                                   includingDeletions: includingDeletions, deliver: deliver)
@@ -100,7 +100,7 @@ extension KintoBackend {
     /// `Next-Page`, which keeps them), its records handed to `deliver` as they are read.
     private func pull(collection: String, since cursor: String?, continuing: PullContinuation?,
                       filters extra: [(String, String)], includingDeletions: Bool = true,
-                      deliver: ([RemoteChange]) throws -> Void) async throws -> PullPage {
+                      deliver: ([RemoteChange]) async throws -> Void) async throws -> PullPage {
         try checkName(collection)
         try checkBackoff()
         let recordsURL = paths.url(paths.recordsPath(collection))

@@ -43,7 +43,7 @@ extension KintoBackend {
     ///   being a Kinto list answer; a broken connection as `timeout` or `offline`; whatever
     ///   `deliver` throws.
     func readPage(_ body: HTTPBodyStream, reply: KintoReply, what: String,
-                  deliver: ([RemoteChange]) throws -> Void) async throws -> Int64? {
+                  deliver: ([RemoteChange]) async throws -> Void) async throws -> Int64? {
         var reader = KintoPageReader()
         var chunks = body.makeAsyncIterator()
         var changes: [RemoteChange] = []
@@ -55,7 +55,7 @@ extension KintoBackend {
             do { try reader.read(chunk, into: &changes) } catch let error as JSONError { throw unreadable(error) }
             guard !changes.isEmpty else { continue }
             for change in changes { if let version = Int64(change.version) { highest = max(highest ?? version, version) } }
-            try deliver(changes)
+            try await deliver(changes)
             changes.removeAll(keepingCapacity: true)
         }
         do { try reader.finish() } catch let error as JSONError { throw unreadable(error) }

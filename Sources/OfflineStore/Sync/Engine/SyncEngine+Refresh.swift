@@ -116,6 +116,13 @@ extension SyncEngine {
     /// applied before their page's end are server copies like any other (a page broken off
     /// leaves them, and the cursor where it was: the next refresh reads them again, which
     /// changes nothing), so the cursor still advances only with its whole page.
+    ///
+    /// Reading and applying overlap by one chunk: a chunk's transaction runs in a task of its
+    /// own while the next chunk is read, so the two use two cores (the work on a page's last
+    /// chunk is what the download cannot hide, Docs/Performance.md). Transactions still run one
+    /// at a time and in the page's order; nothing is read further until the chunk before the
+    /// one just read is applied, and the refresh neither applies nor returns while a chunk is
+    /// under way.
     /// `includingDeletions` false (a pull from the beginning into a collection holding no server
     /// copy) lets the backend leave tombstones out.
     /// - Returns: how many changes the pages brought, and their ids when `collectingIDs`.
@@ -129,13 +136,26 @@ extension SyncEngine {
         var count = 0
         var held: [RemoteChange] = []
         var arrived = 0
-        func deliver(_ changes: [RemoteChange]) throws {
+        var applying: Task<SyncReport, any Error>?
+        /// Waits for the chunk under way, adding its counts to the report.
+        func settle() async throws {
+            guard let chunk = applying else { return }
+            applying = nil
+            report.addApplied(try await chunk.value)
+        }
+        func deliver(_ changes: [RemoteChange]) async throws {
             held += changes
             guard held.count >= SyncEngine.refreshChunkSize else { return }
-            try apply(PullPage(changes: held, cursor: nil, next: nil), to: collection, report: &report)
-            arrived += held.count
-            if collectingIDs { for change in held { ids.insert(change.id) } }
-            held.removeAll(keepingCapacity: true)
+            let chunk = held
+            held = []
+            try await settle()
+            applying = Task { [self] in
+                var applied = SyncReport()
+                try apply(PullPage(changes: chunk, cursor: nil, next: nil), to: collection, report: &applied)
+                return applied
+            }
+            arrived += chunk.count
+            if collectingIDs { for change in chunk { ids.insert(change.id) } }
         }
         func fetch(_ continuation: PullContinuation?) async throws -> PullPage {
             // Cancelled: stop between pages; every page already applied stays applied
@@ -144,18 +164,26 @@ extension SyncEngine {
             return try await backend.pull(collection: name, since: cursor, continuing: continuation,
                                           includingDeletions: includingDeletions, scope: scope, delivering: deliver)
         }
-        var page = try await firstPage(fetch, preparing: preparing ? name : nil, pulledBefore: pulledBefore)
-        while true {
-            page.changes = held + page.changes
-            held.removeAll(keepingCapacity: true)
-            if !storingCursor { page.cursor = nil }
-            try apply(page, to: collection, report: &report)
-            if collectingIDs { for change in page.changes { ids.insert(change.id) } }
-            count += arrived + page.changes.count
-            reportPullProgress(name, count: arrived + page.changes.count, total: page.total, context: context)
-            arrived = 0
-            guard let next = page.next else { break }
-            page = try await fetch(next)
+        do {
+            var page = try await firstPage(fetch, preparing: preparing ? name : nil, pulledBefore: pulledBefore)
+            while true {
+                try await settle()
+                page.changes = held + page.changes
+                held = []
+                if !storingCursor { page.cursor = nil }
+                try apply(page, to: collection, report: &report)
+                if collectingIDs { for change in page.changes { ids.insert(change.id) } }
+                count += arrived + page.changes.count
+                reportPullProgress(name, count: arrived + page.changes.count, total: page.total, context: context)
+                arrived = 0
+                guard let next = page.next else { break }
+                page = try await fetch(next)
+            }
+        } catch {
+            // Stopped while a chunk was under way: it ends first (it is server copies like any
+            // other, applied or not as a whole; the cursor did not move), then the error goes on.
+            if let chunk = applying, let applied = try? await chunk.value { report.addApplied(applied) }
+            throw error
         }
         return (count, ids)
     }
@@ -259,10 +287,7 @@ extension SyncEngine {
                 if isLast, let cursor = page.cursor { try CollectionsTable.setCursor(cursor, of: collection.name, in: db) }
             }
             try deliver(notices, report: &chunkReport)
-            report.pulled += chunkReport.pulled
-            report.lateWritesUndone += chunkReport.lateWritesUndone
-            report.conflictsDetected += chunkReport.conflictsDetected
-            report.conflictsResolved += chunkReport.conflictsResolved
+            report.addApplied(chunkReport)
             start = end
         } while start < page.changes.count
     }
@@ -331,6 +356,16 @@ extension SyncEngine {
         throw OfflineStoreError(.serverLostData,
             "the server has no records in \(collection) but this store holds \(known) object(s) it synced: the server "
             + "lost its data or the collection was deleted; local data is kept (push it again, or resyncFromServer)")
+    }
+}
+
+extension SyncReport {
+    /// Adds the counts of work done by one applied chunk of a refresh.
+    fileprivate mutating func addApplied(_ chunk: SyncReport) {
+        pulled += chunk.pulled
+        lateWritesUndone += chunk.lateWritesUndone
+        conflictsDetected += chunk.conflictsDetected
+        conflictsResolved += chunk.conflictsResolved
     }
 }
 

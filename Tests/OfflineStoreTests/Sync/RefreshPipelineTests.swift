@@ -1,0 +1,97 @@
+import Foundation
+import OfflineStoreTesting
+import Testing
+@testable import OfflineStore
+
+/// A refresh reads a page and applies it one chunk apart (`SyncEngine.pullPages`): a chunk's
+/// transaction runs in a task of its own while the next chunk is read. Every counted change
+/// reaches the report, transactions stay whole and in order, and a page that breaks off
+/// leaves exactly the chunks applied before the break and the cursor where it was.
+@Suite("Refresh reads and applies one chunk apart")
+struct RefreshPipelineTests {
+    /// An in-memory server whose streamed pull hands over its page in groups of `group`
+    /// changes, as a backend reading a page from the network does, and can break after
+    /// `breakAfter` of them (a connection lost mid-page).
+    struct GroupedDeliveryBackend: Backend {
+        let base: InMemoryBackend
+        let group: Int
+        let breakAfter: Int?
+
+        func validate(id: String) throws { try base.validate(id: id) }
+        func capabilities() async throws -> BackendCapabilities { try await base.capabilities() }
+        func prepare(collection: String) async throws { try await base.prepare(collection: collection) }
+        func push(_ operations: [PushOperation], collection: String) async throws -> [PushOutcome] {
+            try await base.push(operations, collection: collection)
+        }
+        func pull(collection: String, since cursor: String?, continuing: PullContinuation?) async throws -> PullPage {
+            try await base.pull(collection: collection, since: cursor, continuing: continuing)
+        }
+        func ping() async throws { try await base.ping() }
+        func fetch(collection: String, id: String) async throws -> RemoteChange? {
+            try await base.fetch(collection: collection, id: id)
+        }
+        func search(collection: String, query: ServerQuery, continuing: PullContinuation?) async throws -> PullPage {
+            try await base.search(collection: collection, query: query, continuing: continuing)
+        }
+        var authSession: AuthSession? { nil }
+
+        func pull(collection: String, since cursor: String?, continuing: PullContinuation?, includingDeletions: Bool,
+                  scope: ServerQuery?, delivering deliver: ([RemoteChange]) async throws -> Void) async throws -> PullPage {
+            var page = try await base.pull(collection: collection, since: cursor, continuing: continuing)
+            var handed = 0
+            for start in stride(from: 0, to: page.changes.count, by: group) {
+                if let breakAfter, handed >= breakAfter {
+                    throw OfflineStoreError(.timeout, "the connection broke after \(handed) records")
+                }
+                let slice = Array(page.changes[start..<min(page.changes.count, start + group)])
+                try await deliver(slice)
+                handed += slice.count
+            }
+            page.changes = []
+            return page
+        }
+    }
+
+    static func server(records: Int) -> InMemoryBackend {
+        let server = InMemoryBackend(configuration: .init(pageSize: 10_000))
+        for i in 0..<records {
+            _ = server.put(collection: "items", id: String(format: "i%05d", i), record: ["n": .int(Int64(i))])
+        }
+        return server
+    }
+
+    @Test func everyChunkAppliedIsCountedAndTheCursorMovesWithThePage() async throws {
+        let server = Self.server(records: 1_750)
+        let backend = GroupedDeliveryBackend(base: server, group: 250, breakAfter: nil)
+        try await withTemporaryStore(backend: backend, collections: [CollectionDescriptor("items")]) { store in
+            let report = try await store.refresh()
+            #expect(report.pulled == 1_750)
+            #expect(try store.collection("items").count() == 1_750)
+            #expect(try store.collection("items").object("i01749")?.persistent?["n"] == 1_749)
+            #expect(try store.syncEngine.storedCursor(of: "items") != nil)
+        }
+    }
+
+    /// Groups of 250 make chunks of 500 at 500, 1,000 and 1,500 records handed over; the
+    /// break comes while the third may still be under way: it is applied whole, the rest not.
+    @Test func aPageBrokenOffKeepsTheWholeChunksBeforeTheBreakAndNoCursor() async throws {
+        let server = Self.server(records: 1_750)
+        try await withTemporaryDirectory { directory in
+            let path = directory.path("s.sqlite")
+            do {
+                let broken = try ObjectStore(path: path, backend: GroupedDeliveryBackend(base: server, group: 250, breakAfter: 1_500))
+                defer { try? broken.close() }
+                try broken.register(CollectionDescriptor("items"))
+                await #expect(throws: OfflineStoreError.self) { _ = try await broken.refresh() }
+                #expect(try broken.collection("items").count() == 1_500)
+                #expect(try broken.syncEngine.storedCursor(of: "items") == nil)
+            }
+            let store = try ObjectStore(path: path, backend: GroupedDeliveryBackend(base: server, group: 250, breakAfter: nil))
+            defer { try? store.close() }
+            try store.register(CollectionDescriptor("items"))
+            _ = try await store.refresh()
+            #expect(try store.collection("items").count() == 1_750)
+            #expect(try store.syncEngine.storedCursor(of: "items") != nil)
+        }
+    }
+}
