@@ -34,7 +34,9 @@ public struct HTTPStreamedResponse: Sendable {
 ///
 /// Iterate it once, from one task. The transport keeps only a bounded number of bytes
 /// ahead of the reader where it can pause the connection (``URLSessionTransport`` on
-/// Apple platforms); an iterator dropped before the end cancels the request.
+/// Apple platforms); once the stream and every iterator made from it are gone before the
+/// end, the request is cancelled. A second task waiting on the body at once gets a
+/// ``TransportError``.
 public struct HTTPBodyStream: AsyncSequence, Sendable {
     /// A chunk of the body.
     public typealias Element = Data
@@ -122,19 +124,22 @@ final class BodyBuffer: Sendable {
     /// Queues a chunk from the transport (or hands it to a waiting reader).
     func append(_ data: Data) {
         guard !data.isEmpty else { return }
-        let (waiter, pausing) = state.withLock { state -> (CheckedContinuation<Data?, any Error>?, Bool) in
+        let waiter = state.withLock { state -> CheckedContinuation<Data?, any Error>? in
             if let waiter = state.waiter {
                 state.waiter = nil
-                return (waiter, false)
+                return waiter
             }
             state.chunks.append(data)
             state.bytes += data.count
-            guard state.bytes >= Self.highMark, !state.paused else { return (nil, false) }
-            state.paused = true
-            return (nil, true)
+            if state.bytes >= Self.highMark, !state.paused {
+                state.paused = true
+                // Under the lock, so that the reader's resume cannot overtake this pause and
+                // leave the transport paused for good (neither calls back into the buffer).
+                pause()
+            }
+            return nil
         }
         waiter?.resume(returning: data)
-        if pausing { pause() }
     }
 
     /// The transport's end of the body: nil when complete, else why it broke.
@@ -148,6 +153,9 @@ final class BodyBuffer: Sendable {
         if let error { waiter?.resume(throwing: error) } else { waiter?.resume(returning: nil) }
     }
 
+    /// Whether a reader waits for the next chunk (the tests' view).
+    var hasWaitingReader: Bool { state.withLock { $0.waiter != nil } }
+
     /// The reader gave up: the request is cancelled unless the body already ended.
     func abandon() {
         let ended = state.withLock { $0.end != nil }
@@ -158,7 +166,7 @@ final class BodyBuffer: Sendable {
     func next() async throws -> Data? {
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Data?, any Error>) in
-                let (ready, resuming) = state.withLock { state -> (Result<Data?, any Error>?, Bool) in
+                let ready = state.withLock { state -> Result<Data?, any Error>? in
                     if state.first < state.chunks.count {
                         let data = state.chunks[state.first]
                         state.first += 1
@@ -167,19 +175,25 @@ final class BodyBuffer: Sendable {
                             state.chunks.removeFirst(state.first)
                             state.first = 0
                         }
-                        guard state.paused, state.bytes <= Self.lowMark else { return (.success(data), false) }
-                        state.paused = false
-                        return (.success(data), true)
+                        if state.paused, state.bytes <= Self.lowMark {
+                            state.paused = false
+                            resume()   // under the lock, in order with `append`'s pause
+                        }
+                        return .success(data)
                     }
                     switch state.end {
-                    case .success?: return (.success(nil), false)
-                    case .failure(let error)?: return (.failure(error), false)
+                    case .success?: return .success(nil)
+                    case .failure(let error)?: return .failure(error)
                     case nil:
+                        // One reader at a time: a second would take the first one's place and
+                        // leave it waiting for good.
+                        guard state.waiter == nil else {
+                            return .failure(TransportError(.other, "the body is read by two tasks at once: read it from one"))
+                        }
                         state.waiter = continuation
-                        return (nil, false)
+                        return nil
                     }
                 }
-                if resuming { resume() }
                 if let ready { continuation.resume(with: ready) }
             }
         } onCancel: {

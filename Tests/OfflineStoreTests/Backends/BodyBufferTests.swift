@@ -53,6 +53,16 @@ struct BodyBufferTests {
         #expect((error as? TransportError)?.kind == .connectionLost)
     }
 
+    /// A second task waiting at once gets a typed error; the first keeps its place.
+    @Test func aSecondWaitingReaderIsATypedErrorAndTheFirstGetsTheChunk() async throws {
+        let buffer = BodyBuffer(pause: {}, resume: {}, cancel: {})
+        let first = Task { try await buffer.next() }
+        while !buffer.hasWaitingReader { await Task.yield() }
+        await #expect(throws: TransportError.self) { _ = try await buffer.next() }
+        buffer.append(Data([42]))
+        #expect(try await first.value == Data([42]))
+    }
+
     @Test func anAbandonedBodyCancelsItsRequestUnlessItEnded() async throws {
         let calls = Calls()
         do {

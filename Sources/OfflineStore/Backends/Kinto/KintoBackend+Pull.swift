@@ -121,7 +121,7 @@ extension KintoBackend {
         let what = "pulling collection \"\(collection)\""
         let condition = token.unchangedSince.map { [("If-None-Match", "\"\($0)\"")] } ?? []
         let (reply, body): (KintoReply, HTTPBodyStream?)
-        if let ahead = continuing?.ahead as? KintoPageAhead, ahead.url == token.next {
+        if let ahead = continuing?.ahead as? KintoPageAhead, ahead.url == token.next, ahead.claim() {
             (reply, body) = try await ahead.answer()
         } else {
             (reply, body) = try await streamGET(token.next, headers: condition, what: what)

@@ -74,11 +74,13 @@ extension KintoBackend {
 
 /// A page asked before its pull came for it: the `Next-Page` request of a page still being
 /// read, carried by that page's continuation. The continuation dropped unused (the refresh
-/// stopped) cancels the request and frees what of its body had arrived.
+/// stopped) cancels the request and frees what of its body had arrived. Its answer is read
+/// once: a continuation used again asks the page anew (``claim()``).
 final class KintoPageAhead: Sendable {
     /// The page's URL, as the continuation's token names it.
     let url: URL
     private let task: Task<(KintoReply, HTTPBodyStream?), any Error>
+    private let claimed = Locked(false)
 
     init(url: URL, answer task: Task<(KintoReply, HTTPBodyStream?), any Error>) {
         self.url = url
@@ -86,6 +88,15 @@ final class KintoPageAhead: Sendable {
     }
 
     deinit { task.cancel() }
+
+    /// True the first time only: the answer's body can be read once, so a continuation
+    /// used a second time must send its own request.
+    func claim() -> Bool {
+        claimed.withLock { taken in
+            defer { taken = true }
+            return !taken
+        }
+    }
 
     /// The answer's head and body stream, as ``KintoBackend/streamGET(_:headers:what:)`` gives them.
     func answer() async throws -> (KintoReply, HTTPBodyStream?) {

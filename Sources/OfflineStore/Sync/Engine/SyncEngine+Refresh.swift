@@ -136,6 +136,7 @@ extension SyncEngine {
         var count = 0
         var held: [RemoteChange] = []
         var arrived = 0
+        var handedOver = false
         var applying: Task<SyncReport, any Error>?
         /// Waits for the chunk under way, adding its counts to the report.
         func settle() async throws {
@@ -144,18 +145,22 @@ extension SyncEngine {
             report.addApplied(try await chunk.value)
         }
         func deliver(_ changes: [RemoteChange]) async throws {
+            handedOver = true
             held += changes
-            guard held.count >= SyncEngine.refreshChunkSize else { return }
-            let chunk = held
-            held = []
-            try await settle()
-            applying = Task { [self] in
-                var applied = SyncReport()
-                try apply(PullPage(changes: chunk, cursor: nil, next: nil), to: collection, report: &applied)
-                return applied
+            // A chunk goes only once more has arrived after it, so that a page's last changes
+            // (a whole page of 500 included) are applied with its cursor, in one transaction.
+            while held.count > SyncEngine.refreshChunkSize {
+                let chunk = Array(held.prefix(SyncEngine.refreshChunkSize))
+                held.removeFirst(SyncEngine.refreshChunkSize)
+                try await settle()
+                applying = Task { [self] in
+                    var applied = SyncReport()
+                    try apply(PullPage(changes: chunk, cursor: nil, next: nil), to: collection, report: &applied)
+                    return applied
+                }
+                arrived += chunk.count
+                if collectingIDs { for change in chunk { ids.insert(change.id) } }
             }
-            arrived += chunk.count
-            if collectingIDs { for change in chunk { ids.insert(change.id) } }
         }
         func fetch(_ continuation: PullContinuation?) async throws -> PullPage {
             // Cancelled: stop between pages; every page already applied stays applied
@@ -165,7 +170,8 @@ extension SyncEngine {
                                           includingDeletions: includingDeletions, scope: scope, delivering: deliver)
         }
         do {
-            var page = try await firstPage(fetch, preparing: preparing ? name : nil, pulledBefore: pulledBefore)
+            var page = try await firstPage(fetch, preparing: preparing ? name : nil, pulledBefore: pulledBefore,
+                                           handedOver: { handedOver })
             while true {
                 try await settle()
                 page.changes = held + page.changes
@@ -189,13 +195,16 @@ extension SyncEngine {
     }
 
     /// The first page, asked while the backend prepares the collection `preparing` (on the
-    /// collection's first request): a page that failed (the collection or its bucket did
-    /// not exist yet) is asked again once the collection is prepared, and a preparation that
-    /// failed stops the refresh before anything is applied, as when it ran first. A collection
-    /// `pulledBefore` is prepared only when its first page fails (an idle sync of a fresh
-    /// process then sends one request per collection, Docs/Scaling.md).
-    private func firstPage(_ fetch: (PullContinuation?) async throws -> PullPage,
-                           preparing collection: String?, pulledBefore: Bool) async throws -> PullPage {
+    /// collection's first request): a page that failed before handing over any change (the
+    /// collection or its bucket did not exist yet) is asked again once the collection is
+    /// prepared; a page that failed after handing over changes (a connection broken mid-page,
+    /// a page that stopped being a list answer, a chunk that could not be applied) is not,
+    /// and its error stops the refresh. A preparation that failed stops the refresh before
+    /// the page's cursor is stored (changes the page already handed over stay, as when a page
+    /// breaks off). A collection `pulledBefore` is prepared only when its first page fails
+    /// (an idle sync of a fresh process then sends one request per collection, Docs/Scaling.md).
+    private func firstPage(_ fetch: (PullContinuation?) async throws -> PullPage, preparing collection: String?,
+                           pulledBefore: Bool, handedOver: () -> Bool) async throws -> PullPage {
         guard let collection else { return try await fetch(nil) }
         if pulledBefore {
             do {
@@ -203,6 +212,7 @@ extension SyncEngine {
             } catch is CancellationError {
                 throw CancellationError()
             } catch {
+                if handedOver() { throw error }
                 try await prepareRecordingAccess(collection)
                 return try await fetch(nil)
             }
@@ -214,6 +224,7 @@ extension SyncEngine {
         } catch is CancellationError {
             throw CancellationError()
         } catch {
+            if handedOver() { throw error }
             try await prepared
             return try await fetch(nil)
         }
