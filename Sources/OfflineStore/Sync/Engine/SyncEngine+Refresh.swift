@@ -119,10 +119,11 @@ extension SyncEngine {
     ///
     /// Reading and applying overlap by one chunk: a chunk's transaction runs in a task of its
     /// own while the next chunk is read, so the two use two cores (the work on a page's last
-    /// chunk is what the download cannot hide, Docs/Performance.md). Transactions still run one
-    /// at a time and in the page's order; nothing is read further until the chunk before the
-    /// one just read is applied, and the refresh neither applies nor returns while a chunk is
-    /// under way.
+    /// chunk is what the download cannot hide, Docs/Performance.md); a page's last transaction,
+    /// with its cursor, runs while the next page is asked and read. Transactions still run one
+    /// at a time and in order; nothing is read further until the chunk before the one just
+    /// read is applied, a page's progress is reported once its last transaction committed, and
+    /// the refresh returns only once no transaction is under way.
     /// `includingDeletions` false (a pull from the beginning into a collection holding no server
     /// copy) lets the backend leave tombstones out.
     /// - Returns: how many changes the pages brought, and their ids when `collectingIDs`.
@@ -138,11 +139,24 @@ extension SyncEngine {
         var arrived = 0
         var handedOver = false
         var applying: Task<SyncReport, any Error>?
-        /// Waits for the chunk under way, adding its counts to the report.
+        var pageUnderWay: (count: Int, total: Int?)?
+        /// Waits for the transaction under way, adding its counts to the report; when it was a
+        /// page's last, reports the page's progress.
         func settle() async throws {
             guard let chunk = applying else { return }
             applying = nil
             report.addApplied(try await chunk.value)
+            if let page = pageUnderWay {
+                pageUnderWay = nil
+                reportPullProgress(name, count: page.count, total: page.total, context: context)
+            }
+        }
+        func launch(_ page: PullPage) {
+            applying = Task { [self] in
+                var applied = SyncReport()
+                try apply(page, to: collection, report: &applied)
+                return applied
+            }
         }
         func deliver(_ changes: [RemoteChange]) async throws {
             handedOver = true
@@ -153,11 +167,7 @@ extension SyncEngine {
                 let chunk = Array(held.prefix(SyncEngine.refreshChunkSize))
                 held.removeFirst(SyncEngine.refreshChunkSize)
                 try await settle()
-                applying = Task { [self] in
-                    var applied = SyncReport()
-                    try apply(PullPage(changes: chunk, cursor: nil, next: nil), to: collection, report: &applied)
-                    return applied
-                }
+                launch(PullPage(changes: chunk, cursor: nil, next: nil))
                 arrived += chunk.count
                 if collectingIDs { for change in chunk { ids.insert(change.id) } }
             }
@@ -177,17 +187,19 @@ extension SyncEngine {
                 page.changes = held + page.changes
                 held = []
                 if !storingCursor { page.cursor = nil }
-                try apply(page, to: collection, report: &report)
+                launch(page)
+                pageUnderWay = (arrived + page.changes.count, page.total)
                 if collectingIDs { for change in page.changes { ids.insert(change.id) } }
                 count += arrived + page.changes.count
-                reportPullProgress(name, count: arrived + page.changes.count, total: page.total, context: context)
                 arrived = 0
                 guard let next = page.next else { break }
                 page = try await fetch(next)
             }
+            try await settle()
         } catch {
-            // Stopped while a chunk was under way: it ends first (it is server copies like any
-            // other, applied or not as a whole; the cursor did not move), then the error goes on.
+            // Stopped while a transaction was under way: it ends first (a chunk is server copies
+            // like any other, applied or not as a whole; a page's last one moves the cursor with
+            // its page, as if the stop had come just after it), then the error goes on.
             if let chunk = applying, let applied = try? await chunk.value { report.addApplied(applied) }
             throw error
         }
