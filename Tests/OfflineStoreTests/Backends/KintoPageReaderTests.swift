@@ -109,6 +109,25 @@ struct KintoPageReaderTests {
         }
     }
 
+    /// An empty object lacks `data` (not a key); data after the object is refused in the
+    /// chunk it arrives in, before the body ends.
+    @Test func anEmptyObjectLacksDataAndDataAfterTheObjectIsRefusedAtOnce() throws {
+        for split in 0...2 {
+            let bytes = Array("{}".utf8)
+            do {
+                _ = try Self.streamed([bytes[..<split], bytes[split...]])
+                Issue.record("no error for {}")
+            } catch let error as JSONError {
+                #expect(error.reason.contains("no \"data\" member"), "split at \(split): \(error)")
+            }
+        }
+        var reader = KintoPageReader()
+        var changes: [RemoteChange] = []
+        try reader.read(Array(#"{"data":[{"id":"a","last_modified":1}]}  "#.utf8), into: &changes)
+        #expect(changes.map(\.id) == ["a"])
+        #expect(throws: JSONError.self) { try reader.read(Array(" x".utf8), into: &changes) }
+    }
+
     @Test func anErrorNamesTheByteOffsetInTheBody() throws {
         let text = #"{"data": [{"id":"a","last_modified":1}, {"id":"b","last_modified":2,"x":@}]}"#
         let bytes = Array(text.utf8)

@@ -16,7 +16,7 @@ import Foundation
 /// naming the byte offset in the body.
 struct KintoPageReader {
     private enum Stage {
-        case start, key, colon, member, afterMember, dataStart, firstItem, item, afterItem, end
+        case start, firstKey, key, colon, member, afterMember, dataStart, firstItem, item, afterItem, end
     }
 
     /// Unread bytes; `position` is the reading position in them.
@@ -62,7 +62,10 @@ struct KintoPageReader {
             switch stage {
             case .start:
                 try expect(UInt8(ascii: "{"), "an object")
-                stage = .key
+                stage = .firstKey
+            case .firstKey:
+                // `{}` is an object without members: ``finish()`` says which one it lacks.
+                stage = try peek(UInt8(ascii: "}")) ? .end : .key
             case .key:
                 guard pending[position] == UInt8(ascii: "\"") else { throw error("expected a key") }
                 guard let end = try scanValue() else { return }
@@ -105,6 +108,9 @@ struct KintoPageReader {
                     stage = .end
                 }
             case .end:
+                // Only whitespace may follow the object: anything else is refused as it
+                // arrives, not kept until ``finish()``.
+                if skipWhitespace() { throw error("unexpected data after the object") }
                 return
             }
         }
