@@ -3,7 +3,7 @@
 extension ModelCollection {
     /// The models whose boolean property is true (`findAll(where: \.pinned)`).
     ///
-    /// - Throws: as ``findAll(where:orderBy:limit:offset:)``.
+    /// - Throws: as ``findAll(where:orderBy:limit:offset:)-(ModelPredicate<M>?,_,_,_)``.
     public func findAll(where keyPath: KeyPath<M, Bool>, orderBy: [ModelSort<M>] = [],
                         limit: Int? = nil, offset: Int = 0) throws -> ModelReadResult<M> {
         try findAll(where: ModelPredicate(keyPath), orderBy: orderBy, limit: limit, offset: offset)
@@ -11,14 +11,14 @@ extension ModelCollection {
 
     /// The first model, in the given order, whose boolean property is true.
     ///
-    /// - Throws: as ``findAll(where:orderBy:limit:offset:)``.
+    /// - Throws: as ``findAll(where:orderBy:limit:offset:)-(ModelPredicate<M>?,_,_,_)``.
     public func findFirst(where keyPath: KeyPath<M, Bool>, orderBy: [ModelSort<M>] = []) throws -> M? {
         try findFirst(where: ModelPredicate(keyPath), orderBy: orderBy)
     }
 
     /// How many models have the boolean property true (counted as `count(where:)` counts: the models `findAll` returns).
     ///
-    /// - Throws: as ``findAll(where:orderBy:limit:offset:)``.
+    /// - Throws: as ``findAll(where:orderBy:limit:offset:)-(ModelPredicate<M>?,_,_,_)``.
     public func count(where keyPath: KeyPath<M, Bool>) throws -> Int {
         try count(where: ModelPredicate(keyPath))
     }

@@ -45,7 +45,7 @@ extension ModelCollection {
 
     /// Deletes every object matching the predicate in one transaction; returns how many.
     ///
-    /// - Throws: as ``findAll(where:orderBy:limit:offset:)`` and ``delete(_:policy:)-(String,_)``.
+    /// - Throws: as ``findAll(where:orderBy:limit:offset:)-(ModelPredicate<M>?,_,_,_)`` and ``delete(_:policy:)-(String,_)``.
     @discardableResult
     public func deleteAll(where predicate: ModelPredicate<M>? = nil, policy: UpdatePolicy? = nil) async throws -> Int {
         try await json.destroyAll(where: try predicate?.condition.get(), policy: policy)

@@ -51,7 +51,7 @@ public struct ModelCollection<M: SyncModel>: Sendable {
 
     /// The models a query matches, with the objects that do not decode.
     ///
-    /// - Throws: as ``findAll(where:orderBy:limit:offset:)``.
+    /// - Throws: as ``findAll(where:orderBy:limit:offset:)-(ModelPredicate<M>?,_,_,_)``.
     public func findAll(_ query: ModelQuery<M>) throws -> ModelReadResult<M> {
         let (condition, sort) = try query.compiled()
         let values = try json.findAll(where: condition, orderBy: sort, limit: query.limit, offset: query.offset)
@@ -61,20 +61,20 @@ public struct ModelCollection<M: SyncModel>: Sendable {
     /// The first model matching the predicate in the given order, or nil; an object that
     /// does not decode is skipped.
     ///
-    /// - Throws: as ``findAll(where:orderBy:limit:offset:)``.
+    /// - Throws: as ``findAll(where:orderBy:limit:offset:)-(ModelPredicate<M>?,_,_,_)``.
     public func findFirst(where predicate: ModelPredicate<M>? = nil, orderBy: [ModelSort<M>] = []) throws -> M? {
         try findAll(where: predicate, orderBy: orderBy).first
     }
 
     /// How many models match the predicate: exactly the models
-    /// ``findAll(where:orderBy:limit:offset:)`` returns (locally deleted objects and objects
+    /// ``findAll(where:orderBy:limit:offset:)-(ModelPredicate<M>?,_,_,_)`` returns (locally deleted objects and objects
     /// that do not decode as `M` are not counted).
     ///
     /// It decodes every matching object to know. `findAll(where:).undecodable` lists the
     /// matching objects that do not decode; ``json``'s `count(where:)` counts every stored
     /// object in SQLite without decoding, undecodable ones included.
     ///
-    /// - Throws: as ``findAll(where:orderBy:limit:offset:)``.
+    /// - Throws: as ``findAll(where:orderBy:limit:offset:)-(ModelPredicate<M>?,_,_,_)``.
     public func count(where predicate: ModelPredicate<M>? = nil) throws -> Int {
         try findAll(where: predicate).count
     }

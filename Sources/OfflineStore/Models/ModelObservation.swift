@@ -5,7 +5,7 @@ import GRDB
 /// It yields the current models first, then the models again after every committed
 /// write that changed the query's result: local edits, refreshes, conflict settlements.
 /// Objects that do not decode as `M` are left out (``LiveQuery`` and
-/// ``ModelCollection/findAll(where:orderBy:limit:offset:)`` report them). It ends when the
+/// ``ModelCollection/findAll(where:orderBy:limit:offset:)-(ModelPredicate<M>?,_,_,_)`` report them). It ends when the
 /// store is closed; the database observation stops when the consumer stops iterating
 /// (leaves the loop, or its task is cancelled).
 ///

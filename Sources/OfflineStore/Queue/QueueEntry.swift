@@ -55,7 +55,7 @@ public struct QueueEntry: Sendable, Hashable {
     /// Where the entry stands.
     public let state: State
     /// Why a failed entry failed (nil unless ``state`` is ``State/failed``), from its status
-    /// (``FailureRule``): ``Failure/forbidden`` for a 403, else ``Failure/rejected``.
+    /// (`FailureRule`): ``Failure/forbidden`` for a 403, else ``Failure/rejected``.
     public var failure: Failure? { state == .failed ? FailureRule.failure(status: status) : nil }
     /// When the entry was first queued.
     public let createdAt: Date

@@ -16,7 +16,7 @@ extension KintoBackend {
     ///
     /// A pull of one page whose answer came at least twice the look-back after B closes the
     /// look-back window: its cursor is B + lookBack, so the next pull starts at B itself
-    /// (``KintoCursor``). A first page with a cursor (and no `HEAD`) is asked with
+    /// (`KintoCursor`). A first page with a cursor (and no `HEAD`) is asked with
     /// `If-None-Match: "<S>"`: when nothing in the collection is newer than S, Kinto answers 304
     /// without reading a list, an empty last page that keeps the cursor (Docs/Scaling.md).
     ///
@@ -73,7 +73,7 @@ extension KintoBackend {
     /// ``pull(collection:since:continuing:includingDeletions:)``, or with `scope`
     /// ``pull(collection:since:continuing:scope:)``, read as the page arrives: each group of
     /// records read goes to `deliver` at once, so memory holds the record being read, not the
-    /// page (``KintoPageReader``); the returned page has no changes. The cursor is the same as
+    /// page (`KintoPageReader`); the returned page has no changes. The cursor is the same as
     /// the page's, to be stored only after every record of the page was applied.
     public func pull(collection: String, since cursor: String?, continuing: PullContinuation?, includingDeletions: Bool,
                      scope: ServerQuery?, delivering deliver: ([RemoteChange]) async throws -> Void) async throws -> PullPage {

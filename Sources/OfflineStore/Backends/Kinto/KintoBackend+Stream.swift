@@ -35,7 +35,7 @@ extension KintoBackend {
         }
     }
 
-    /// Reads a streamed list page record by record (``KintoPageReader``), handing each
+    /// Reads a streamed list page record by record (`KintoPageReader`), handing each
     /// group of records read to `deliver` as the bytes arrive.
     ///
     /// - Returns: the highest `last_modified` read.

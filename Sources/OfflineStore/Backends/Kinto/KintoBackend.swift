@@ -66,7 +66,7 @@ public final class KintoBackend: Backend, Sendable {
     }
 
     /// Creates the bucket and the collection only when missing and creatable, and finds out
-    /// whether the user may write the collection (``KintoAccessRule``): `PUT` with
+    /// whether the user may write the collection (`KintoAccessRule`): `PUT` with
     /// `If-None-Match: *` answers 201 (created), 412 (exists) or 403 (not creatable); then
     /// a `GET` of the collection (and, when it shows no permissions, of the bucket) tells a
     /// writable collection from a read-only one and from one the user cannot use. A bucket the user may not

@@ -129,7 +129,7 @@ enum KintoPage {
     }
 
     /// One change per id: the one with the highest version, in page order (changes read
-    /// by ``KintoPageReader``, whose versions are `last_modified` integers).
+    /// by `KintoPageReader`, whose versions are `last_modified` integers).
     static func latest(_ changes: [RemoteChange]) -> [RemoteChange] {
         latest(changes.map { ($0, Int64($0.version) ?? .min) })
     }

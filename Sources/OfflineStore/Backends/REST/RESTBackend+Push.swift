@@ -12,7 +12,7 @@ extension RESTBackend {
     /// server); 409/412 → `conflict` with the server copy (from the body, else a GET), or
     /// `applied` when that copy already holds every sent field (a resent write); 422 and other
     /// 4xx → `rejected` with the body (an HTML page's title); 408/425/429 and 5xx → `retry`, except
-    /// the 5xx that say no retry can succeed and a 500 on the third send (``RESTFailureRule``),
+    /// the 5xx that say no retry can succeed and a 500 on the third send (`RESTFailureRule`),
     /// which are `rejected`. An object the resource cannot send
     /// (a route field missing, a hook refusing a value) → `rejected` with status 0.
     ///

@@ -14,7 +14,7 @@ extension SyncEngine {
     /// - A tombstone settles a first entry that is a delete, sent or not: the server's copy
     ///   is gone, whoever deleted it, which is all the delete asked for.
     /// - A record settles a sent create or update whose sent payload it equals, apart from
-    ///   the fields the server writes itself (``OwnWriteRule``), as the flush does for a
+    ///   the fields the server writes itself (`OwnWriteRule`), as the flush does for a
     ///   resent write answered 412 with our own payload.
     ///
     /// Later entries of the object stay queued, rebased on the incoming version.
