@@ -5,7 +5,7 @@ import Testing
 
 /// The budget rule, time-budgeted syncs on an injected clock, and suspension: a running
 /// sync stops at its next safe point and gives the lock back; runs wait for resume.
-@Suite("Sync budget and suspension", .timeLimit(.minutes(1)))
+@Suite("Sync budget and suspension", .timeLimit(.minutes(5)))
 struct SyncLifecycleTests {
     // MARK: The rule
 

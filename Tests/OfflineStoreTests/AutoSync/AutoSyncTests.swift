@@ -5,7 +5,7 @@ import Testing
 
 /// The library's scheduled sync under a manual clock: backoff with jitter, reconnect,
 /// pause/resume, and `notBefore` (SPEC §10).
-@Suite(.timeLimit(.minutes(2))) struct AutoSyncTests {
+@Suite(.timeLimit(.minutes(5))) struct AutoSyncTests {
     /// A deterministic jitter source that cycles through `values`.
     final class Sequence: Sendable {
         private let values: [Double]

@@ -5,7 +5,7 @@ import Testing
 /// The queue between a transport and a streamed body's reader (`BodyBuffer`): bounded by
 /// pausing the transport at the high mark and resuming it at the low mark; chunks in order,
 /// then the end or the error; an abandoned body cancels its request.
-@Suite("Streamed body queue: marks, order, end, error, abandonment", .timeLimit(.minutes(1)))
+@Suite("Streamed body queue: marks, order, end, error, abandonment", .timeLimit(.minutes(5)))
 struct BodyBufferTests {
     final class Calls: Sendable {
         let log = Locked<[String]>([])

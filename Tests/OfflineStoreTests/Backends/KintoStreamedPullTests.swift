@@ -6,7 +6,7 @@ import Testing
 /// and applies records before their page ends: every record of a multi-page collection
 /// arrives, and a connection that breaks in the middle of a page loses nothing and leaves
 /// the cursor where it was (the next refresh reads the page again).
-@Suite("Streamed Kinto pages on a real Kinto", .liveServer, .timeLimit(.minutes(2)))
+@Suite("Streamed Kinto pages on a real Kinto", .liveServer, .timeLimit(.minutes(5)))
 struct KintoStreamedPullTests {
     /// Creates `count` records with ids from `first` through the backend.
     private static func seed(_ backend: KintoBackend, _ collection: String, from first: Int, count: Int) async throws {

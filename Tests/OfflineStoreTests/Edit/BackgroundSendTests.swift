@@ -6,7 +6,7 @@ import Testing
 /// Immediate mode: an edit returns once it is durable; the store's one background sender
 /// sends it, and its outcome reaches the app as the object's status and sync events, never
 /// as an error of the edit (Docs/Policies.md, "Write modes").
-@Suite(.timeLimit(.minutes(1))) struct BackgroundSendTests {
+@Suite(.timeLimit(.minutes(5))) struct BackgroundSendTests {
     /// A server that accepts the connection and never answers: every edit returns at once,
     /// stays queued while the sender waits, and `close()` stops the sender.
     @Test func editsReturnOnceDurableWhileTheServerNeverAnswers() async throws {

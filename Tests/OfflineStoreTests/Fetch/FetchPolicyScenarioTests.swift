@@ -3,7 +3,7 @@ import OfflineStore
 import Testing
 
 /// Fetch policies (SPEC §4), online and offline, against the in-memory and the real Kinto server.
-@Suite(.timeLimit(.minutes(2))) struct FetchPolicyScenarioTests {
+@Suite(.timeLimit(.minutes(5))) struct FetchPolicyScenarioTests {
     /// A store whose "todos" holds a = {v: 1} from the server, which now has v: 2.
     private func staleStore(_ server: any SyncHarness) async throws -> (ObjectStore, TemporaryStore) {
         let (store, dir) = try server.makeStore()

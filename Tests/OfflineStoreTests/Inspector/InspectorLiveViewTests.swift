@@ -5,7 +5,7 @@ import Testing
 
 /// The live view's two halves without a browser: the watcher looks after commits, and the
 /// queue history names coalescing.
-@Suite("Inspector live view", .timeLimit(.minutes(2)))
+@Suite("Inspector live view", .timeLimit(.minutes(5)))
 struct InspectorLiveViewTests {
     /// The watcher looks at the queue once per batch of received commits; the commits
     /// themselves come from the library (another connection's as the store notices them:

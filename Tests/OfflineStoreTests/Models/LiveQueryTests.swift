@@ -5,7 +5,7 @@ import OfflineStoreTesting
 import Testing
 
 extension Models {
-    @Suite("Live queries", .timeLimit(.minutes(1)))
+    @Suite("Live queries", .timeLimit(.minutes(5)))
     struct LiveQueryTests {
         @Test func observeAllYieldsAfterLocalEditsAndRefresh() async throws {
             try await withTodoStore { store, backend in

@@ -16,7 +16,7 @@ struct FlaggedTask: SyncModel, Equatable {
 }
 
 extension Models {
-    @Suite("Typed queries: boolean key paths together, Bool?, sets", .timeLimit(.minutes(1)))
+    @Suite("Typed queries: boolean key paths together, Bool?, sets", .timeLimit(.minutes(5)))
     struct ModelBooleanAndSetQueryTests {
         func withTasks(_ body: (ModelCollection<FlaggedTask>) async throws -> Void) async throws {
             try await withTemporaryStore(configuration: .deferred) { store in

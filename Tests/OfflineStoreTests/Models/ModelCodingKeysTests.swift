@@ -40,7 +40,7 @@ struct Client: SyncModel, Equatable {
 /// Models with `CodingKeys` renames are queried by key path with nothing else declared, on
 /// both backends: the query runs on the stored names the server also holds.
 extension Models {
-    @Suite("Typed models with CodingKeys renames", .timeLimit(.minutes(2)))
+    @Suite("Typed models with CodingKeys renames", .timeLimit(.minutes(5)))
     struct ModelCodingKeysTests {
         @Test(.liveServer) func renamedAndNestedFieldsAreQueriedAfterASyncThroughKinto() async throws {
             let bucket = KintoServer.uniqueName("b")

@@ -5,7 +5,7 @@ import Testing
 /// The typed API against the real Kinto (`KINTO_URL`, started by scripts/test; the tests
 /// fail, never skip, without it).
 extension Models {
-    @Suite("Typed models on Kinto", .timeLimit(.minutes(2)))
+    @Suite("Typed models on Kinto", .timeLimit(.minutes(5)))
     struct ModelKintoTests {
         /// Each edit awaits the server, so a second client that syncs right after sees it.
         static let awaiting = ObjectStore.Configuration.with { $0.writeMode = .awaitingServer }

@@ -28,7 +28,7 @@ enum RailsRelease2 {
 /// the default, queries find them, reads push nothing, and queued release-1 edits go out after
 /// the upgrade.
 extension Models {
-    @Suite("Model evolution on REST (Rails)", .timeLimit(.minutes(2)))
+    @Suite("Model evolution on REST (Rails)", .timeLimit(.minutes(5)))
     struct ModelMigrationRailsTests {
         let deferred = ObjectStore.Configuration.with { $0.writeMode = .deferred }
 

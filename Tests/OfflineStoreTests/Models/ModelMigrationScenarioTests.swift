@@ -36,7 +36,7 @@ enum Release3 {
 /// and a conflict, on the in-memory backend and on a real Kinto: what the app reads and
 /// queries, what is pushed, and what the server keeps.
 extension Models {
-    @Suite("Model evolution: an upgrade 1 → 3", .timeLimit(.minutes(2)))
+    @Suite("Model evolution: an upgrade 1 → 3", .timeLimit(.minutes(5)))
     struct ModelMigrationScenarioTests {
         static let deferred = ObjectStore.Configuration.with { $0.writeMode = .deferred }
 

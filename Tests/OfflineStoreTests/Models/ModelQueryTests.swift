@@ -15,7 +15,7 @@ struct Note: SyncModel, Equatable {
 }
 
 extension Models {
-    @Suite("Typed queries: arrays, case, booleans", .timeLimit(.minutes(1)))
+    @Suite("Typed queries: arrays, case, booleans", .timeLimit(.minutes(5)))
     struct ModelQueryTests {
         /// Notes a…e with tags, pins and titles in mixed case; `fields` declares a fixed schema.
         func withNotes(fields: [FieldSchema]? = nil, _ body: (ObjectStore, ModelCollection<Note>) async throws -> Void) async throws {

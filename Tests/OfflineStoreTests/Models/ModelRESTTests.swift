@@ -13,7 +13,7 @@ struct Customer: SyncModel, Equatable {
 /// The typed API against the real Rails app (`RAILS_URL`, started by scripts/test; the
 /// tests fail, never skip, without it).
 extension Models {
-    @Suite("Typed models on REST (Rails)", .timeLimit(.minutes(2)))
+    @Suite("Typed models on REST (Rails)", .timeLimit(.minutes(5)))
     struct ModelRESTTests {
         let deferred = ObjectStore.Configuration.with { $0.writeMode = .deferred }
 

@@ -3,7 +3,7 @@ import Testing
 
 extension Models {
     /// Runs `Examples/TodoSync` (the `todo-sync-example` executable) against the real Kinto.
-    @Suite("TodoSync example on Kinto", .timeLimit(.minutes(2)))
+    @Suite("TodoSync example on Kinto", .timeLimit(.minutes(5)))
     struct TodoSyncExampleTests {
         @Test(.liveServer) func theExampleRunsToTheEnd() async throws {
             let executable = try #require(ChildProcess.built("todo-sync-example"),

@@ -4,7 +4,7 @@ import Testing
 
 /// `commits()`: this store's committed writes, and other connections' as the store notices
 /// them; the stream ends with its consumer or the store.
-@Suite("Commit stream", .timeLimit(.minutes(2)))
+@Suite("Commit stream", .timeLimit(.minutes(5)))
 struct CommitStreamTests {
     static var quickWatch: ObjectStore.Configuration {
         .with { $0.externalChangeInterval = .milliseconds(20) }

@@ -4,7 +4,7 @@ import OfflineStoreTesting
 import Testing
 
 /// Object change streams, query observation, per-object flags and the pending count (SPEC §10).
-@Suite(.timeLimit(.minutes(2))) struct ObjectObservationTests {
+@Suite(.timeLimit(.minutes(5))) struct ObjectObservationTests {
     static let collections = [CollectionDescriptor("todos"), CollectionDescriptor("notes")]
 
     /// The next `count` elements of a sequence.

@@ -4,7 +4,7 @@ import Testing
 
 /// Every observation ends when its store is closed (Docs/Observing.md): a loop over it
 /// leaves normally, with no error, and nothing of it keeps running.
-@Suite(.timeLimit(.minutes(1))) struct ObservationCloseTests {
+@Suite(.timeLimit(.minutes(5))) struct ObservationCloseTests {
     /// Runs a loop over `sequence` in a task, waits until it received its first element
     /// (`started` says so), closes the store, and returns how many elements the loop saw
     /// once it ended; the suite's time limit fails a loop that does not end.

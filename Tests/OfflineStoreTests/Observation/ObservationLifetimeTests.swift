@@ -5,7 +5,7 @@ import Testing
 /// An observation lives exactly as long as its consumer iterates: when the loop stops, the
 /// database observation (or the stream's subscription) ends with it, and nothing of it
 /// keeps running in the store.
-@Suite("Observation lifetime", .timeLimit(.minutes(2)))
+@Suite("Observation lifetime", .timeLimit(.minutes(5)))
 struct ObservationLifetimeTests {
     /// Iterates `sequence` until its first element, checking `whileRunning` then; returns it.
     /// The iterator is released when this returns, as it is when an app's loop ends.

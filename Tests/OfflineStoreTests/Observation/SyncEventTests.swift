@@ -4,7 +4,7 @@ import OfflineStoreTesting
 import Testing
 
 /// The sync event stream: order and counts (SPEC §10), on both backends.
-@Suite(.timeLimit(.minutes(2))) struct SyncEventTests {
+@Suite(.timeLimit(.minutes(5))) struct SyncEventTests {
     /// Takes events until (and including) the run's `finished` or `error`.
     static func collect(_ events: AsyncStream<SyncEvent>) async -> [SyncEvent] {
         var collected: [SyncEvent] = []

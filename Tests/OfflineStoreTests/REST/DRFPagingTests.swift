@@ -6,7 +6,7 @@ import Testing
 /// defaults (page numbers of 50 in a `{count, next, previous, results}` envelope, hard deletes,
 /// a 301 for a route without its trailing slash, Django's HTML 500 page) and the recipe's
 /// limit/offset envelope.
-@Suite("REST paging and errors on DRF", .timeLimit(.minutes(2)))
+@Suite("REST paging and errors on DRF", .timeLimit(.minutes(5)))
 struct DRFPagingTests {
     /// The plain route of a new space, paged as `paging` says.
     static func plain(_ space: String, _ paging: RESTResource.Paging, countField: String? = "count") throws -> RESTBackend {
@@ -112,7 +112,7 @@ struct DRFPagingTests {
         }
     }
 
-    @Test(.liveServer, .timeLimit(.minutes(1))) func aSweepRemovesWhatAnotherClientDeletedAndKeepsPendingEdits() async throws {
+    @Test(.liveServer, .timeLimit(.minutes(5))) func aSweepRemovesWhatAnotherClientDeletedAndKeepsPendingEdits() async throws {
         let space = DRFServer.newSpace()
         let backend = try DRFServer.backend(try DRFServer.resources(.plain, space: space))
         try await withTemporaryStore(configuration: .with { $0.writeMode = .deferred }, backend: backend,

@@ -8,7 +8,7 @@ import Testing
 /// authority signed, in a child process that trusts that authority and nothing else
 /// (`PrivateTrustStore`: a private mount namespace on Linux). The same sync without that
 /// trust is refused, so the success is the verification's, not its absence.
-@Suite("HTTPS with a trusted certificate authority (real Kinto)", .timeLimit(.minutes(2)))
+@Suite("HTTPS with a trusted certificate authority (real Kinto)", .timeLimit(.minutes(5)))
 struct HTTPSSyncTests {
     @Test(.liveServer) func aSyncOverVerifiedTLSSucceedsAndAnUntrustedOneIsRefused() async throws {
         let kinto = try #require(URL(string: try CLIKinto.url()))

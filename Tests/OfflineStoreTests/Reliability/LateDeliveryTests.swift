@@ -17,7 +17,7 @@ struct LateDeliveryTests {
     /// With the recognition off (`lateDeliveryWindow` zero) the same steps bring the deleted
     /// object back, locally and on the server: the hazard is real, and the fix is what ends it.
     @Test("Kinto: a create delivered after the delete is deleted again (with the recognition off, it comes back)",
-          .liveServer, .timeLimit(.minutes(2)), arguments: [true, false])
+          .liveServer, .timeLimit(.minutes(5)), arguments: [true, false])
     func kintoLateCreateAfterDelete(recognises: Bool) async throws {
         let kinto = try KintoServer.url()
         let bucket = KintoServer.uniqueName("late")
@@ -59,7 +59,7 @@ struct LateDeliveryTests {
     }
 
     @Test("REST: a POST delivered after the resend is a duplicate the store deletes (with the recognition off, it stays)",
-          .liveServer, .timeLimit(.minutes(2)), arguments: [true, false])
+          .liveServer, .timeLimit(.minutes(5)), arguments: [true, false])
     func restLatePostAfterResend(recognises: Bool) async throws {
         let rails = try RailsServer.url()
         let name = RailsServer.uniqueName("late")
@@ -100,7 +100,7 @@ struct LateDeliveryTests {
     }
 
     @Test("REST: where the server honours the idempotency key, the late POST is answered with the first record",
-          .liveServer, .timeLimit(.minutes(2)))
+          .liveServer, .timeLimit(.minutes(5)))
     func restLatePostWithIdempotencyKey() async throws {
         let rails = try RailsServer.url()
         let name = RailsServer.uniqueName("late")

@@ -7,7 +7,7 @@ import Testing
 /// app deleted the object (Docs/Sync.md, "Late deliveries"). "Another client" putting the
 /// exact payload the store sent plays that late delivery here; `LateDeliveryTests` replays
 /// it on the wire.
-@Suite(.timeLimit(.minutes(2))) struct LateWriteTests {
+@Suite(.timeLimit(.minutes(5))) struct LateWriteTests {
     /// A store whose create `k` = `{"a": 1}` was applied with its answer lost, resent
     /// (recognised as its own write), then deleted with the delete acknowledged.
     static func deletedAfterALostCreate(_ kind: BackendKind, window: Duration? = nil)
@@ -102,7 +102,7 @@ import Testing
         #expect(try store.collection("todos").find("k") == ["id": "k", "a": 1])  // the hazard, as before the fix
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(5)))
     func theUndoIsAnEvent() async throws {
         let (server, store, dir) = try await Self.deletedAfterALostCreate(.memory)
         defer { try? store.close(); _ = dir }

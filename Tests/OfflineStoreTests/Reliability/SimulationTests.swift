@@ -38,7 +38,7 @@ struct SimulationTests {
         #expect(total.lateDeliveries > 0 && total.duplicates > 0 && total.drops > 0 && total.timeouts > 0 && total.kills > 0)
     }
 
-    @Test("a seed replays byte for byte", .timeLimit(.minutes(2)))
+    @Test("a seed replays byte for byte", .timeLimit(.minutes(5)))
     func aSeedReplays() async {
         let first = await Simulation().run(seed: 7)
         let second = await Simulation().run(seed: 7)

@@ -4,7 +4,7 @@ import Testing
 
 /// Immediate mode on both backends: the edit returns once durable and the background sender
 /// brings it to the server; the app learns of it from the sync events.
-@Suite(.timeLimit(.minutes(2))) struct BackgroundSendScenarioTests {
+@Suite(.timeLimit(.minutes(5))) struct BackgroundSendScenarioTests {
     @Test(arguments: BackendKind.available)
     func immediateWritesReachTheServerInTheBackground(_ kind: BackendKind) async throws {
         let (server, store, _dir) = try await Harness.store(kind, writeMode: .immediate)

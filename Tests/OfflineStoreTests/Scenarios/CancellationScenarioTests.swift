@@ -5,7 +5,7 @@ import Testing
 /// Cancelling the task that runs `flush()` or `sync()` stops it at a safe point with a
 /// typed `cancelled` error whose report says what was done: nothing lost, nothing sent
 /// twice, the queue consistent. Run on the in-memory backend and the real Kinto.
-@Suite(.timeLimit(.minutes(2))) struct CancellationScenarioTests {
+@Suite(.timeLimit(.minutes(5))) struct CancellationScenarioTests {
     /// A store with edits in two collections, so a flush sends two batches (one per collection).
     static func storeWithTwoBatches(_ server: any SyncHarness) async throws -> (ObjectStore, TemporaryStore) {
         let (store, dir) = try server.makeStore()

@@ -6,7 +6,7 @@ import Testing
 /// parameters on the server): only matching records are pulled; records that leave the
 /// scope go locally, with the reason; a pending edit keeps its object; a changed scope pulls
 /// only what it adds (Docs/Policies.md, "Sync scopes").
-@Suite(.timeLimit(.minutes(2))) struct SyncScopeScenarioTests {
+@Suite(.timeLimit(.minutes(5))) struct SyncScopeScenarioTests {
     static let north = ServerQuery([.equal("region", "north")])
 
     /// A store whose `todos` keep only `scope`, and a server holding a, b (north) and c (south).
@@ -139,7 +139,7 @@ import Testing
 
 /// What a scoped refresh asks a real Kinto: the scope as filter parameters, and the
 /// departure pull with only ids, versions, deletions and the scope's fields.
-@Suite(.timeLimit(.minutes(2))) struct SyncScopeKintoRequestTests {
+@Suite(.timeLimit(.minutes(5))) struct SyncScopeKintoRequestTests {
     @Test(.liveServer) func theScopeGoesToKintoAsFiltersAndTheDeparturePullIsLight() async throws {
         let wire = WireFaultTransport(base: URLSessionTransport())
         let bucket = KintoServer.uniqueName("scope")

@@ -6,7 +6,7 @@ import Testing
 /// `SyncEvent.readAccessLost` is told once per loss (Docs/Auth.md, "Sharing and lost access"):
 /// the refreshes still refused after it only name the collection, and once a pull of it
 /// succeeds again, the next loss is told again. Both policies.
-@Suite("Read access loss told once", .timeLimit(.minutes(1)))
+@Suite("Read access loss told once", .timeLimit(.minutes(5)))
 struct ReadAccessToldOnceTests {
     @Test(arguments: [ReadAccessLossPolicy.keep, .purge])
     func aLossIsToldOnceAndAgainAfterAccessReturned(policy: ReadAccessLossPolicy) async throws {

@@ -5,7 +5,7 @@ import Testing
 
 /// `ObjectStore.inMemory()` against a file store: one scenario, run on both, must read the
 /// same at every step; and what is particular to memory (nothing left behind).
-@Suite("ObjectStore in memory and on file", .timeLimit(.minutes(2)))
+@Suite("ObjectStore in memory and on file", .timeLimit(.minutes(5)))
 struct ObjectStoreInMemoryTests {
     enum Kind: String, CaseIterable, Sendable { case file, memory }
 
