@@ -103,11 +103,18 @@ extension JSONValue {
     }
 }
 
-/// Delegates to a backend, running a hook before the next continued page of a pull.
+/// Delegates to a backend, running a hook before the next continued page of a pull; with
+/// `grouping`, a refresh's streamed pull hands its page over in groups of `size` changes, as
+/// a backend reading a page from the network does, and throws `timeout` once `breakAfter`
+/// of them went (a connection lost mid-page).
 final class PageHookBackend: Backend {
     let base: any Backend
+    let grouping: (size: Int, breakAfter: Int?)?
     private let hooks = Locked<[@Sendable () async -> Void]>([])
-    init(base: any Backend) { self.base = base }
+    init(base: any Backend, grouping: (size: Int, breakAfter: Int?)? = nil) {
+        self.base = base
+        self.grouping = grouping
+    }
     func beforeNextPage(_ hook: @escaping @Sendable () async -> Void) { hooks.withLock { $0.append(hook) } }
     func validate(id: String) throws { try base.validate(id: id) }
     func validate(id: String, in collection: String) throws { try base.validate(id: id, in: collection) }
@@ -127,10 +134,24 @@ final class PageHookBackend: Backend {
     func search(collection: String, query: ServerQuery, continuing: PullContinuation?) async throws -> PullPage {
         try await base.search(collection: collection, query: query, continuing: continuing)
     }
-}
-
-/// True the first time only.
-final class OnceFlag: Sendable {
-    private let used = Locked(false)
-    func take() -> Bool { used.withLock { u in defer { u = true }; return !u } }
+    func pull(collection: String, since cursor: String?, continuing: PullContinuation?, includingDeletions: Bool,
+              scope: ServerQuery?, delivering deliver: ([RemoteChange]) async throws -> Void) async throws -> PullPage {
+        var page = if let scope {
+            try await pull(collection: collection, since: cursor, continuing: continuing, scope: scope)
+        } else {
+            try await pull(collection: collection, since: cursor, continuing: continuing, includingDeletions: includingDeletions)
+        }
+        guard let grouping else { return page }
+        var handed = 0
+        for start in stride(from: 0, to: page.changes.count, by: grouping.size) {
+            if let breakAfter = grouping.breakAfter, handed >= breakAfter {
+                throw OfflineStoreError(.timeout, "the connection broke after \(handed) records")
+            }
+            let group = Array(page.changes[start..<min(page.changes.count, start + grouping.size)])
+            try await deliver(group)
+            handed += group.count
+        }
+        page.changes = []
+        return page
+    }
 }

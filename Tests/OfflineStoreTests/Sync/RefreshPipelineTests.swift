@@ -7,52 +7,9 @@ import Testing
 /// transaction runs in a task of its own while the next chunk is read. Every counted change
 /// reaches the report, transactions stay whole and in order, and a page that breaks off
 /// leaves exactly the chunks applied before the break and the cursor where it was, and is
-/// not asked again.
+/// not asked again. The server hands a page over in groups of 250 (``PageHookBackend``).
 @Suite("Refresh reads and applies one chunk apart")
 struct RefreshPipelineTests {
-    /// An in-memory server whose streamed pull hands over its page in groups of `group`
-    /// changes, as a backend reading a page from the network does, and can break after
-    /// `breakAfter` of them (a connection lost mid-page).
-    struct GroupedDeliveryBackend: Backend {
-        let base: InMemoryBackend
-        let group: Int
-        let breakAfter: Int?
-
-        func validate(id: String) throws { try base.validate(id: id) }
-        func capabilities() async throws -> BackendCapabilities { try await base.capabilities() }
-        func prepare(collection: String) async throws { try await base.prepare(collection: collection) }
-        func push(_ operations: [PushOperation], collection: String) async throws -> [PushOutcome] {
-            try await base.push(operations, collection: collection)
-        }
-        func pull(collection: String, since cursor: String?, continuing: PullContinuation?) async throws -> PullPage {
-            try await base.pull(collection: collection, since: cursor, continuing: continuing)
-        }
-        func ping() async throws { try await base.ping() }
-        func fetch(collection: String, id: String) async throws -> RemoteChange? {
-            try await base.fetch(collection: collection, id: id)
-        }
-        func search(collection: String, query: ServerQuery, continuing: PullContinuation?) async throws -> PullPage {
-            try await base.search(collection: collection, query: query, continuing: continuing)
-        }
-        var authSession: AuthSession? { nil }
-
-        func pull(collection: String, since cursor: String?, continuing: PullContinuation?, includingDeletions: Bool,
-                  scope: ServerQuery?, delivering deliver: ([RemoteChange]) async throws -> Void) async throws -> PullPage {
-            var page = try await base.pull(collection: collection, since: cursor, continuing: continuing)
-            var handed = 0
-            for start in stride(from: 0, to: page.changes.count, by: group) {
-                if let breakAfter, handed >= breakAfter {
-                    throw OfflineStoreError(.timeout, "the connection broke after \(handed) records")
-                }
-                let slice = Array(page.changes[start..<min(page.changes.count, start + group)])
-                try await deliver(slice)
-                handed += slice.count
-            }
-            page.changes = []
-            return page
-        }
-    }
-
     static func server(records: Int) -> InMemoryBackend {
         let server = InMemoryBackend(configuration: .init(pageSize: 10_000))
         for i in 0..<records {
@@ -65,7 +22,7 @@ struct RefreshPipelineTests {
     /// last 250 with the cursor; every one is counted.
     @Test func everyChunkAppliedIsCountedAndTheCursorMovesWithThePage() async throws {
         let server = Self.server(records: 1_750)
-        let backend = GroupedDeliveryBackend(base: server, group: 250, breakAfter: nil)
+        let backend = PageHookBackend(base: server, grouping: (250, nil))
         try await withTemporaryStore(backend: backend, collections: [CollectionDescriptor("items")]) { store in
             let report = try await store.refresh()
             #expect(report.pulled == 1_750)
@@ -83,7 +40,7 @@ struct RefreshPipelineTests {
         try await withTemporaryDirectory { directory in
             let path = directory.path("s.sqlite")
             do {
-                let broken = try ObjectStore(path: path, backend: GroupedDeliveryBackend(base: server, group: 250, breakAfter: 1_750))
+                let broken = try ObjectStore(path: path, backend: PageHookBackend(base: server, grouping: (250, 1_750)))
                 defer { try? broken.close() }
                 try broken.register(CollectionDescriptor("items"))
                 await #expect(throws: OfflineStoreError.self) { _ = try await broken.refresh() }
@@ -93,7 +50,7 @@ struct RefreshPipelineTests {
                 // retry would put the held changes before a page read anew).
                 #expect(server.pullCallCount == 1)
             }
-            let store = try ObjectStore(path: path, backend: GroupedDeliveryBackend(base: server, group: 250, breakAfter: nil))
+            let store = try ObjectStore(path: path, backend: PageHookBackend(base: server, grouping: (250, nil)))
             defer { try? store.close() }
             try store.register(CollectionDescriptor("items"))
             _ = try await store.refresh()

@@ -80,7 +80,7 @@ final class KintoPageAhead: Sendable {
     /// The page's URL, as the continuation's token names it.
     let url: URL
     private let task: Task<(KintoReply, HTTPBodyStream?), any Error>
-    private let claimed = Locked(false)
+    private let unclaimed = OnceFlag()
 
     init(url: URL, answer task: Task<(KintoReply, HTTPBodyStream?), any Error>) {
         self.url = url
@@ -91,12 +91,7 @@ final class KintoPageAhead: Sendable {
 
     /// True the first time only: the answer's body can be read once, so a continuation
     /// used a second time must send its own request.
-    func claim() -> Bool {
-        claimed.withLock { taken in
-            defer { taken = true }
-            return !taken
-        }
-    }
+    func claim() -> Bool { unclaimed.take() }
 
     /// The answer's head and body stream, as ``KintoBackend/streamGET(_:headers:what:)`` gives them.
     func answer() async throws -> (KintoReply, HTTPBodyStream?) {
