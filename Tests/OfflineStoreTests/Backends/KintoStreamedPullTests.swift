@@ -23,11 +23,17 @@ struct KintoStreamedPullTests {
         }
     }
 
-    @Test func aMultiPageRefreshGetsEveryRecord() async throws {
+    /// A new collection in a new bucket holding records `0..<count`, and the backend that wrote them.
+    private static func seeded(count: Int) async throws -> (bucket: String, collection: String, writer: KintoBackend) {
         let bucket = KintoServer.uniqueName("b"), collection = KintoServer.uniqueName("s")
         let writer = try KintoServer.backend(bucket: bucket)
         try await writer.prepare(collection: collection)
-        try await Self.seed(writer, collection, from: 0, count: 1_234)
+        try await seed(writer, collection, from: 0, count: count)
+        return (bucket, collection, writer)
+    }
+
+    @Test func aMultiPageRefreshGetsEveryRecord() async throws {
+        let (bucket, collection, _) = try await Self.seeded(count: 1_234)
         try await withTemporaryDirectory { dir in
             let store = try ObjectStore(path: dir.path("s.sqlite"), backend: try KintoServer.backend(bucket: bucket, pageSize: 100))
             defer { try? store.close() }
@@ -42,10 +48,7 @@ struct KintoStreamedPullTests {
     }
 
     @Test func aConnectionBrokenMidPageLosesNothingAndKeepsTheCursor() async throws {
-        let bucket = KintoServer.uniqueName("b"), collection = KintoServer.uniqueName("s")
-        let writer = try KintoServer.backend(bucket: bucket)
-        try await writer.prepare(collection: collection)
-        try await Self.seed(writer, collection, from: 0, count: 300)
+        let (bucket, collection, writer) = try await Self.seeded(count: 300)
         try await withTemporaryDirectory { dir in
             let path = dir.path("s.sqlite")
             var first = try ObjectStore(path: path, backend: try KintoServer.backend(bucket: bucket))
@@ -89,10 +92,7 @@ struct KintoStreamedPullTests {
     /// The next page is asked as soon as the current answer's head names it (so the server
     /// builds it while this one is read), carried by the continuation, and asked only once.
     @Test func theNextPageIsAskedWhileThisOneIsReadAndOnlyOnce() async throws {
-        let bucket = KintoServer.uniqueName("b"), collection = KintoServer.uniqueName("s")
-        let writer = try KintoServer.backend(bucket: bucket)
-        try await writer.prepare(collection: collection)
-        try await Self.seed(writer, collection, from: 0, count: 250)
+        let (bucket, collection, _) = try await Self.seeded(count: 250)
         let recording = RecordingTransport(base: URLSessionTransport())
         let backend = try KintoServer.backend(bucket: bucket, pageSize: 100, transport: recording)
         var pages: [PullPage] = []
