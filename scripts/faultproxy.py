@@ -19,7 +19,9 @@ share of requests, injects one fault:
 
 A second mode delivers one request late, on the test's word (the delayed-create hazard of
 Docs/Reliability.md): with --hold-matching TEXT, the first request whose body (or path)
-holds TEXT is not forwarded; its client gets no answer and gives up. A control request
+holds TEXT is not forwarded: its connection is reset at once, so its client sees a broken
+connection right after sending (the server may have applied the request), with no timeout to
+wait for, however loaded the machine. The proxy keeps the request. A control request
 `POST /__faultproxy__/release` (answered by the proxy, never forwarded) then forwards the
 held request to the upstream and answers `{"status": <the upstream's status>}` once the
 upstream answered (404 `{"held": false}` when nothing is held). `GET /__faultproxy__/held`
@@ -146,23 +148,17 @@ class Proxy:
         await writer.drain()
 
     async def deliver_when_released(self, method, target, headers, body, writer):
-        """Holds a request until the test releases it, then forwards it (its client has
-        long given up) and answers whoever may still listen."""
+        """Resets the client's connection at once (the request was sent, no answer will
+        come: to the client, the server may have applied it), keeps the request until the
+        test releases it, then forwards it."""
+        self.reset(writer)
         await self.release.wait()
         try:
-            status, rheaders, rbody = await self.forward(method, target, headers, body)
+            status, _, _ = await self.forward(method, target, headers, body)
         except (ConnectionError, OSError):
-            status, rheaders, rbody = 502, [], b""
+            status = 502
         if not self.released.done():
             self.released.set_result(status)
-        try:
-            self.answer(writer, status, rheaders, rbody)
-            await writer.drain()
-        except (ConnectionError, OSError):
-            pass
-        finally:
-            if not writer.is_closing():
-                writer.close()
 
     async def serve(self, kind, method, target, headers, body, writer):
         if kind == "timeout":

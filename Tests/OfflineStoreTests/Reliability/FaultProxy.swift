@@ -16,8 +16,8 @@ final class FaultProxy: Sendable {
     /// Starts the proxy in front of `upstream` (a `…/v1` URL), off the concurrency pool.
     ///
     /// - Throws: when python3 or the script is missing or the proxy does not start.
-    /// With `holdMatching`, the first request whose body or path holds that text is held
-    /// (never answered) until ``release()``.
+    /// With `holdMatching`, the first request whose body or path holds that text is kept and its
+    /// connection broken at once (never answered); ``release()`` delivers it.
     static func start(upstream: URL, seed: UInt64, rate: Double, faults: [String], hold: Double,
                       logPath: String, holdMatching: String? = nil) async throws -> FaultProxy {
         try await offPool {
@@ -47,7 +47,7 @@ final class FaultProxy: Sendable {
         return String(decoding: answer.body, as: UTF8.self).contains("true")
     }
 
-    /// Forwards the held request to the upstream now (its client gave up long ago); returns
+    /// Forwards the held request to the upstream now (its client saw the connection break); returns
     /// the upstream's HTTP status once it answered.
     ///
     /// - Throws: when nothing is held or the proxy does not answer.
