@@ -69,9 +69,9 @@ extension ObjectStore {
 
     /// Sends a rejected edit again with the next flush.
     ///
-    /// The object's failed entry becomes pending (its attempt count is kept) and forgets
-    /// the payload it was sent with, so the next flush sends the object's current local
-    /// copy — fix the object first (e.g. with `patch`) when the server refused its content.
+    /// The object's failed entry becomes pending (its attempt count is kept) and forgets its
+    /// payload: the next flush sends the current local copy (fix the object first when the
+    /// server refused its content), or, once the object is deleted, only the queued delete.
     ///
     /// - Throws: ``OfflineStoreError`` `unknownCollection`, `notFound` (no such object),
     ///   `invalidOperation` (the object has no failed entry).

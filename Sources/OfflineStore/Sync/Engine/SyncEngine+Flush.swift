@@ -96,6 +96,7 @@ extension SyncEngine {
         let described = try? descriptor(of: collection)
         let policy = described?.conflictPolicy ?? .preserveConflict
         let sent = try write("marking entries in flight") { db in try InFlight.mark(batch, in: db) }
+        guard !sent.isEmpty else { return nil }   // every entry gave way to a later delete
         flush.didSend(sent.map(\.entry.seq))
         let outcomes: [PushOutcome]
         do {
@@ -185,22 +186,24 @@ struct SentEntry: Sendable {
 
 /// Marking entries in flight with the operation each sends.
 enum InFlight {
-    /// Marks the batch in flight, building each operation from the object's current local copy.
+    /// Marks the batch in flight, building each operation as ``SendPayloadRule`` decides; an
+    /// entry the rule finds superseded by a later delete leaves the queue and is not returned.
     static func mark(_ batch: [QueueEntry], in db: Database) throws -> [SentEntry] {
-        try batch.map { entry in
+        try batch.compactMap { entry in
             guard let row = try ObjectRow.fetch(db, collection: entry.collection, id: entry.objectID) else {
                 throw OfflineStoreError(.corrupted, "queue entry \(entry.seq) has no object \(entry.collection)/\(entry.objectID)")
             }
-            // An entry sent before is resent as it was; a new one carries the current local copy.
-            var data: JSONValue? = entry.kind == .delete ? nil : row.local
-            var sentRev = row.localRev
-            if entry.attempts > 0, entry.kind != .delete, let text = entry.sentData {
-                data = try JSONValue(parsing: text)
-                sentRev = entry.sentRev ?? sentRev
+            let sentData = try entry.sentData.map { try JSONValue(parsing: $0) }
+            let decision = try SendPayloadRule.decide(
+                seq: entry.seq, kind: entry.kind, attempts: entry.attempts, sentData: sentData, local: row.local,
+                deleteQueuedBehind: try row.dirty && QueueTable.entries(db, collection: entry.collection, id: entry.objectID)
+                    .contains { $0.seq > entry.seq && $0.kind == .delete })
+            guard case .send(let data) = decision else {
+                try QueueTable.remove(db, seq: entry.seq)
+                return nil
             }
-            if entry.kind != .delete, data == nil {
-                throw OfflineStoreError(.corrupted, "queue entry \(entry.seq) has no local copy to send")
-            }
+            let resent = entry.attempts > 0 && sentData != nil
+            let sentRev = resent ? (entry.sentRev ?? row.localRev) : row.localRev
             guard try QueueTable.send(entry.seq, sentRev: sentRev, sentData: data?.serialized(), in: db) else {
                 throw OfflineStoreError(.corrupted, "queue entry \(entry.seq) is no longer pending; it is not sent")
             }
