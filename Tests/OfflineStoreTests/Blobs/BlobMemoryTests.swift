@@ -73,6 +73,7 @@ import Testing
                         throw ProbeFailed(description: "blob-probe \(arguments.first ?? "") exited \(status): "
                             + String(decoding: stderr, as: UTF8.self))
                     }
+                    if !stderr.isEmpty { print(String(decoding: stderr, as: UTF8.self), terminator: "") }  // a stopped upload's reason
                     var values: [String: String] = [:]
                     for line in String(decoding: stdout, as: UTF8.self).split(separator: "\n") {
                         let parts = line.split(separator: " ", maxSplits: 1)
