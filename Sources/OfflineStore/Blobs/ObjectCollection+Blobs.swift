@@ -14,8 +14,9 @@ extension ObjectCollection {
     /// ```
     /// - Returns: the reference now stored in the field.
     /// - Throws: ``OfflineStoreError``: `schemaViolation` (not a declared blob field),
-    ///   `notFound` (no such object, or the file cannot be read), `storage`, and the errors of an edit.
-    ///   Nothing changes when it throws before the edit committed.
+    ///   `notFound` (no such object, or the file cannot be read), `storage`, and the errors of an edit;
+    ///   awaiting the server, also an upload's: what stopped it (the blob stays pending) or
+    ///   `failedEntry` (refused). Nothing changes when it throws before the edit committed.
     @discardableResult
     public func attach(_ id: String, field: String, file: URL, mimetype: String = "application/octet-stream",
                        policy: UpdatePolicy? = nil) async throws -> BlobReference {
@@ -116,9 +117,18 @@ extension ObjectCollection {
         let (size, sha256) = try write(files, fileName)
         let reference = BlobReference(id: UUID().uuidString.lowercased(), size: size, sha256: sha256, mimetype: mimetype)
         let (collection, state) = (name, descriptor.isLocalOnly ? BlobRow.State.synced : .pending)
-        _ = try await store.editEngine.edit(.patch(id: id, fields: [field: reference.json]), in: name, policy: policy) { db in
+        _ = try await store.editEngine.edit(.patch(id: id, fields: [field: reference.json]), in: name, policy: policy, alongside: { db in
             try BlobRow.put(db, collection: collection, id: id, field: field, file: fileName, reference: reference, state: state)
-        }
+        }, awaitedUpload: { db, id in
+            guard let row = try BlobRow.fetch(db, collection: collection, id: id, field: field), row.reference.id == reference.id else {
+                return .done  // replaced since: the later attach answers for its own blob
+            }
+            switch row.state {
+            case .synced: return .done
+            case .pending: return .pending(error: row.lastError, status: row.status)
+            case .failed: return .refused(error: row.lastError, status: row.status)
+            }
+        })
         return reference
     }
 }

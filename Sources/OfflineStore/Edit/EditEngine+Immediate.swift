@@ -6,8 +6,11 @@ extension EditEngine {
     /// Commits the edit, pushes the queue, and answers as the server did: the object as it
     /// now is when nothing of it is left queued; otherwise the failure, after undoing an
     /// online-only edit the server did not take (unless the object moved on meanwhile).
+    /// `awaitedUpload` reads where a blob the edit attached stands (``AwaitedUploadRule``),
+    /// given the object's id after the flush.
     func editImmediately(_ edit: LocalEdit, of descriptor: CollectionDescriptor, policy: UpdatePolicy,
-                         alongside: ((Database) throws -> Void)?) async throws -> JSONValue? {
+                         alongside: ((Database) throws -> Void)?,
+                         awaitedUpload: ((Database, String) throws -> AwaitedUploadRule.Upload)?) async throws -> JSONValue? {
         let name = descriptor.name, id = edit.objectID
         let (snapshot, writtenRev) = try local.writeEdit("saving \(name)/\(id)") { db -> (ObjectSnapshot, Int64?) in
             let before = try ObjectSnapshot.take(db, collection: name, id: id)
@@ -16,10 +19,11 @@ extension EditEngine {
             return (before, try ObjectRow.fetch(db, collection: name, id: id)?.localRev)
         }
         let stop = try await sync.flushForImmediateWrite()
-        let (row, entries) = try local.read("reading \(name)/\(id)") { db in
+        let (row, entries, upload) = try local.read("reading \(name)/\(id)") { db in
             // A create the server gave its own id is read under that id (the temporary one is gone).
             let id = try ObjectKeyedTables.serverID(db, for: id, in: name) ?? id
-            return (try ObjectRow.fetch(db, collection: name, id: id), try QueueTable.entries(db, collection: name, id: id))
+            return (try ObjectRow.fetch(db, collection: name, id: id), try QueueTable.entries(db, collection: name, id: id),
+                    try awaitedUpload?(db, id) ?? .done)
         }
         // The call succeeds only when the server applied the edit (nothing left queued).
         let failure: OfflineStoreError
@@ -31,6 +35,8 @@ extension EditEngine {
             throw OfflineStoreError(.conflict, "object \(name)/\(id) conflicts with the server's version; resolve it")
         } else if !entries.isEmpty {
             failure = stop ?? OfflineStoreError(.conflict, "the server did not confirm \(name)/\(id); the edit stays queued")
+        } else if let unfinished = AwaitedUploadRule.failure(upload, place: "\(name)/\(row?.id ?? id)", stop: stop) {
+            failure = unfinished
         } else {
             return row?.effective
         }

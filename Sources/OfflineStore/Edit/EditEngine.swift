@@ -45,7 +45,8 @@ final class EditEngine: Sendable {
     /// the edit's transaction after the edit (e.g. a blob's row), so both commit or neither
     /// (it must let its errors escape: see ``LocalStore/writeEdit(_:_:)``).
     func edit(_ edit: LocalEdit, in name: String, policy override: UpdatePolicy?,
-              alongside: ((Database) throws -> Void)? = nil) async throws -> JSONValue? {
+              alongside: ((Database) throws -> Void)? = nil,
+              awaitedUpload: ((Database, String) throws -> AwaitedUploadRule.Upload)? = nil) async throws -> JSONValue? {
         let descriptor = try local.collections.descriptor(of: name)
         let policy = effectiveUpdatePolicy(descriptor, override: override)
         let edit = try edit.withGeneratedID()
@@ -70,7 +71,7 @@ final class EditEngine: Sendable {
             sync.sendSoon()
             return stored
         case .commitThenAwaitServer:
-            return try await editImmediately(edit, of: descriptor, policy: policy, alongside: alongside)
+            return try await editImmediately(edit, of: descriptor, policy: policy, alongside: alongside, awaitedUpload: awaitedUpload)
         }
     }
 
