@@ -36,7 +36,9 @@ extension EditEngine {
         } else if !entries.isEmpty {
             failure = stop ?? OfflineStoreError(.conflict, "the server did not confirm \(name)/\(id); the edit stays queued")
         } else if let unfinished = AwaitedUploadRule.failure(upload, place: "\(name)/\(row?.id ?? id)", stop: stop) {
-            failure = unfinished
+            // The edit itself is on the server, so there is nothing to undo; the blob waits or failed.
+            if unfinished.code == .offline && policy != .updateIfOnline { return row?.effective }
+            throw unfinished
         } else {
             return row?.effective
         }

@@ -69,9 +69,9 @@ extension ObjectStore {
 
     /// Sends a rejected edit again with the next flush.
     ///
-    /// The object's failed entry becomes pending (its attempt count is kept) and forgets its
-    /// payload: the next flush sends the current local copy (fix the object first when the
-    /// server refused its content), or, once the object is deleted, only the queued delete.
+    /// The failed entry becomes pending (attempts kept) and forgets its payload: the next flush
+    /// sends the current local copy (fix it first if the server refused its content); once the
+    /// object is deleted, the queued delete (nothing, for a create the server never had).
     ///
     /// - Throws: ``OfflineStoreError`` `unknownCollection`, `notFound` (no such object),
     ///   `invalidOperation` (the object has no failed entry).

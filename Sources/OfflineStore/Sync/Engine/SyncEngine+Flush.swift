@@ -95,7 +95,7 @@ extension SyncEngine {
         guard let collection = batch.first?.collection else { return nil }
         let described = try? descriptor(of: collection)
         let policy = described?.conflictPolicy ?? .preserveConflict
-        let sent = try write("marking entries in flight") { db in try InFlight.mark(batch, in: db) }
+        let sent = try write("marking entries in flight") { db in try InFlight.mark(batch, watchesLateWrites: watchesLateWrites, in: db) }
         guard !sent.isEmpty else { return nil }   // every entry gave way to a later delete
         flush.didSend(sent.map(\.entry.seq))
         let outcomes: [PushOutcome]
@@ -187,8 +187,10 @@ struct SentEntry: Sendable {
 /// Marking entries in flight with the operation each sends.
 enum InFlight {
     /// Marks the batch in flight, building each operation as ``SendPayloadRule`` decides; an
-    /// entry the rule finds superseded by a later delete leaves the queue and is not returned.
-    static func mark(_ batch: [QueueEntry], in db: Database) throws -> [SentEntry] {
+    /// entry the rule finds superseded by a later delete leaves the queue and is not returned
+    /// (with its object and the delete, for a create the server never had). `watchesLateWrites`:
+    /// such a create is noted as deleted, so a late delivery of an earlier send is undone.
+    static func mark(_ batch: [QueueEntry], watchesLateWrites: Bool, in db: Database) throws -> [SentEntry] {
         try batch.compactMap { entry in
             guard let row = try ObjectRow.fetch(db, collection: entry.collection, id: entry.objectID) else {
                 throw OfflineStoreError(.corrupted, "queue entry \(entry.seq) has no object \(entry.collection)/\(entry.objectID)")
@@ -196,10 +198,20 @@ enum InFlight {
             let sentData = try entry.sentData.map { try JSONValue(parsing: $0) }
             let decision = try SendPayloadRule.decide(
                 seq: entry.seq, kind: entry.kind, attempts: entry.attempts, sentData: sentData, local: row.local,
+                onServer: row.persistent != nil || row.serverVersion != nil,
                 deleteQueuedBehind: try row.dirty && QueueTable.entries(db, collection: entry.collection, id: entry.objectID)
                     .contains { $0.seq > entry.seq && $0.kind == .delete })
-            guard case .send(let data) = decision else {
+            let data: JSONValue?
+            switch decision {
+            case .send(let payload):
+                data = payload
+            case .supersededByDelete:
                 try QueueTable.remove(db, seq: entry.seq)
+                return nil
+            case .cancelledByDelete:
+                try QueueTable.removeAll(db, collection: entry.collection, id: entry.objectID)
+                try row.delete(db)
+                if watchesLateWrites { try LateWriteTable.noteDeletion(collection: entry.collection, id: entry.objectID, version: nil, in: db) }
                 return nil
             }
             let resent = entry.attempts > 0 && sentData != nil
