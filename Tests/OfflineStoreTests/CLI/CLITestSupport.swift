@@ -3,17 +3,11 @@ import GRDB
 import OfflineStore
 import Testing
 
-/// The real Kinto the CLI tests run against, from `$KINTO_URL` (scripts/test starts it).
+/// The real Kinto the CLI tests run against (``KintoServer/url()``; scripts/test starts it).
 enum CLIKinto {
-    struct NotConfigured: Error, CustomStringConvertible {
-        var description: String { "KINTO_URL is not set: run the suite through scripts/test, which starts Kinto" }
-    }
-
     /// The base URL (`…/v1`); throws when `KINTO_URL` is unset: the tests never skip silently.
     static func url() throws -> String {
-        guard let text = ProcessInfo.processInfo.environment["KINTO_URL"], URL(string: text) != nil, !text.isEmpty
-        else { throw NotConfigured() }
-        return text
+        try KintoServer.url().absoluteString
     }
 
     /// A fresh bucket name, so tests run in parallel without seeing each other's data.

@@ -1,6 +1,7 @@
 import Foundation
 import OfflineStore
 import OfflineStorePlatform
+import Testing
 
 /// The real Kinto the test suite runs against, and scripted doubles for what it cannot do.
 enum KintoServer {
@@ -9,13 +10,20 @@ enum KintoServer {
         var description: String { "KINTO_URL is not set: run the suite through scripts/test, which starts Kinto" }
     }
 
-    /// The base URL (`…/v1`) from the `KINTO_URL` environment variable.
+    /// The base URL (`…/v1`) of the test's Kinto: `KINTO_URL`, or, when scripts/test started a
+    /// second one (`KINTO_URL_2`), one of the two chosen by the running test, the same for every
+    /// call of one test. One Kinto is one Python process, a core at most: the full pass kept it
+    /// busy for most of its length (175 s of request time in a 150 s pass), and its queue made
+    /// requests of other tests wait past their timeouts.
     ///
     /// - Throws: ``NotConfigured`` when it is unset or not a URL; tests never skip silently.
     static func url() throws -> URL {
-        guard let text = ProcessInfo.processInfo.environment["KINTO_URL"], !text.isEmpty,
-              let url = URL(string: text) else { throw NotConfigured() }
-        return url
+        let environment = ProcessInfo.processInfo.environment
+        guard let text = environment["KINTO_URL"], !text.isEmpty, let first = URL(string: text) else { throw NotConfigured() }
+        guard let second = environment["KINTO_URL_2"].flatMap(URL.init(string:)), let test = Test.current else { return first }
+        // FNV-1a of the test's id: stable across calls and runs (Swift's Hasher is seeded per process).
+        let hash = String(describing: test.id).utf8.reduce(UInt64(14_695_981_039_346_656_037)) { ($0 ^ UInt64($1)) &* 1_099_511_628_211 }
+        return hash % 2 == 0 ? first : second
     }
 
     /// The Kinto for the heavy reliability workloads (kill -9, fault proxy, concurrent
