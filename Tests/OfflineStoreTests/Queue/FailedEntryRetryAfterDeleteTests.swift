@@ -8,7 +8,7 @@ import Testing
 /// had, nothing goes (``SendPayloadRule``). Before, the retried entry
 /// had no copy to send, and every flush stopped at it with "queue entry N has no local copy to
 /// send" (found by `RESTFaultProxyTests`, whose workload deletes objects whose edits met 500s).
-@Suite("Retrying a failed edit of an object deleted since")
+@Suite("Retrying a failed edit of an object deleted since", .timeLimit(.minutes(5)))
 struct FailedEntryRetryAfterDeleteTests {
     static let collections = [CollectionDescriptor("todos")]
 
@@ -46,9 +46,13 @@ struct FailedEntryRetryAfterDeleteTests {
             #expect(try todos.object("a")?.state == .deleted)
 
             let start = backend.requestLog.count
+            let events = store.syncEvents()
             let report = try await store.flush()
             #expect(Self.pushed(backend, since: start).map(\.kind) == [.delete])
             #expect(report.pushed == 1 && report.failed == 0 && report.pending == 0)
+            // Progress counts the update that gave way as settled: it ends at 2 of 2.
+            let push = await SyncEventTests.collect(events).compactMap { if case .progress(let p) = $0 { p } else { nil } }
+            #expect(push.last.map { $0.processed == 2 && $0.total == 2 } == true, "\(push)")
             #expect(backend.serverRecord(collection: "todos", id: "a") == nil)
             #expect(try todos.object("a") == nil)
             #expect(try store.queueCount() == 0)

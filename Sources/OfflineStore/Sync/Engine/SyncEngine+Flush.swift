@@ -96,7 +96,9 @@ extension SyncEngine {
         let described = try? descriptor(of: collection)
         let policy = described?.conflictPolicy ?? .preserveConflict
         let sent = try write("marking entries in flight") { db in try InFlight.mark(batch, watchesLateWrites: watchesLateWrites, in: db) }
-        guard !sent.isEmpty else { return nil }   // every entry gave way to a later delete
+        // Entries that gave way to a later delete are settled: progress counts them.
+        if sent.count < batch.count { reportPushProgress(collection, answered: batch.count - sent.count, context: context) }
+        guard !sent.isEmpty else { return nil }
         flush.didSend(sent.map(\.entry.seq))
         let outcomes: [PushOutcome]
         do {
