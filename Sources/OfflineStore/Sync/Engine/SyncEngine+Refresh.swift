@@ -126,14 +126,14 @@ extension SyncEngine {
     /// the refresh returns only once no transaction is under way.
     /// `includingDeletions` false (a pull from the beginning into a collection holding no server
     /// copy) lets the backend leave tombstones out.
-    /// - Returns: how many changes the pages brought, and their ids when `collectingIDs`.
+    /// - Returns: how many changes the pages brought, and, when `collectingIDs`, the version each id was brought at.
     @discardableResult
     private func pullPages(_ collection: CollectionDescriptor, since cursor: String?, scope: ServerQuery?,
                            storingCursor: Bool, collectingIDs: Bool, includingDeletions: Bool,
                            preparing: Bool, pulledBefore: Bool, report: inout SyncReport,
-                           context: SyncContext) async throws -> (count: Int, ids: Set<String>) {
+                           context: SyncContext) async throws -> (count: Int, ids: [String: String]) {
         let backend = self.backend, name = collection.name
-        var ids = Set<String>()
+        var ids: [String: String] = [:]
         var count = 0
         var held: [RemoteChange] = []
         var arrived = 0
@@ -169,7 +169,7 @@ extension SyncEngine {
                 try await settle()
                 launch(PullPage(changes: chunk, cursor: nil, next: nil))
                 arrived += chunk.count
-                if collectingIDs { for change in chunk { ids.insert(change.id) } }
+                if collectingIDs { for change in chunk { ids[change.id] = change.version } }
             }
         }
         func fetch(_ continuation: PullContinuation?) async throws -> PullPage {
@@ -189,7 +189,7 @@ extension SyncEngine {
                 if !storingCursor { page.cursor = nil }
                 launch(page)
                 pageUnderWay = (arrived + page.changes.count, page.total)
-                if collectingIDs { for change in page.changes { ids.insert(change.id) } }
+                if collectingIDs { for change in page.changes { ids[change.id] = change.version } }
                 count += arrived + page.changes.count
                 arrived = 0
                 guard let next = page.next else { break }
@@ -246,16 +246,20 @@ extension SyncEngine {
 
     /// Removes the local copies of records that changed since `cursor` and no longer match
     /// `scope` (``ScopeRule``): a light pull of ids and the scope's fields finds them.
-    /// Tombstones are applied as deletions; records the scoped pull just brought stay.
+    /// Tombstones are applied as deletions; records the scoped pull just brought stay, at the
+    /// version it brought them. A change of such a record seen here at another version came
+    /// after (this pull runs after the scoped one) and counts: a deletion during the scoped
+    /// pull was skipped before, and lost for good when the cursor had already passed it.
     private func pullDepartures(_ collection: CollectionDescriptor, scope: ServerQuery, since cursor: String?,
-                                  delivered: Set<String>, report: inout SyncReport) async throws {
+                                  delivered: [String: String], report: inout SyncReport) async throws {
         let fields = Array(Set(scope.terms.map(\.field))).sorted()
         var continuation: PullContinuation?
         repeat {
             if Task.isCancelled { throw CancellationError() }
             let page = try await backend.pull(collection: collection.name, since: cursor, continuing: continuation, fields: fields)
-            let tombstones = page.changes.filter { $0.record == nil && !delivered.contains($0.id) }
-            let departed = page.changes.filter { $0.record != nil && !delivered.contains($0.id) && !ScopeRule.contains(scope, $0.record) }
+            let later = page.changes.filter { delivered[$0.id] != $0.version }
+            let tombstones = later.filter { $0.record == nil }
+            let departed = later.filter { $0.record != nil && !ScopeRule.contains(scope, $0.record) }
             if !tombstones.isEmpty {
                 try apply(PullPage(changes: tombstones, cursor: nil, next: nil), to: collection, report: &report)
             }
