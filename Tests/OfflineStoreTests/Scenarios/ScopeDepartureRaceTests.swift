@@ -11,7 +11,7 @@ import Testing
 @Suite(.timeLimit(.minutes(5))) struct ScopeDepartureRaceTests {
     @Test func aDeletionBetweenTheScopedPullAndTheDeparturePullIsApplied() async throws {
         let server = InMemoryBackend()
-        let backend = DepartureHookBackend(base: server)
+        let backend = PageHookBackend(base: server)
         try await withTemporaryStore(configuration: .deferred, backend: backend) { store in
             var todos = CollectionDescriptor("todos")
             todos.syncScope = ServerQuery([.equal("region", "north")])
@@ -27,33 +27,5 @@ import Testing
             #expect(try store.collection("todos").find("a") == nil)
             #expect(try store.collection("todos").find("b")?["title"] == "B")
         }
-    }
-}
-
-/// Delegates to a backend, running a hook once before the next departure pull
-/// (``Backend/pull(collection:since:continuing:fields:)``).
-final class DepartureHookBackend: Backend {
-    let base: any Backend
-    private let hook = Locked<(@Sendable () -> Void)?>(nil)
-    init(base: any Backend) { self.base = base }
-    func beforeDeparturePull(_ run: @escaping @Sendable () -> Void) { hook.withLock { $0 = run } }
-    func validate(id: String) throws { try base.validate(id: id) }
-    func validate(id: String, in collection: String) throws { try base.validate(id: id, in: collection) }
-    func capabilities() async throws -> BackendCapabilities { try await base.capabilities() }
-    func prepare(collection: String) async throws { try await base.prepare(collection: collection) }
-    func push(_ operations: [PushOperation], collection: String) async throws -> [PushOutcome] {
-        try await base.push(operations, collection: collection)
-    }
-    func pull(collection: String, since cursor: String?, continuing: PullContinuation?) async throws -> PullPage {
-        try await base.pull(collection: collection, since: cursor, continuing: continuing)
-    }
-    func pull(collection: String, since cursor: String?, continuing: PullContinuation?, fields: [String]) async throws -> PullPage {
-        hook.withLock { run in defer { run = nil }; return run }?()
-        return try await base.pull(collection: collection, since: cursor, continuing: continuing, fields: fields)
-    }
-    func ping() async throws { try await base.ping() }
-    func fetch(collection: String, id: String) async throws -> RemoteChange? { try await base.fetch(collection: collection, id: id) }
-    func search(collection: String, query: ServerQuery, continuing: PullContinuation?) async throws -> PullPage {
-        try await base.search(collection: collection, query: query, continuing: continuing)
     }
 }

@@ -103,7 +103,8 @@ extension JSONValue {
     }
 }
 
-/// Delegates to a backend, running a hook before the next continued page of a pull; with
+/// Delegates to a backend, running a hook before the next continued page of a pull (and one
+/// before the next departure pull, ``beforeDeparturePull(_:)``); with
 /// `grouping`, a refresh's streamed pull hands its page over in groups of `size` changes, as
 /// a backend reading a page from the network does, and throws `timeout` once `breakAfter`
 /// of them went (a connection lost mid-page).
@@ -111,11 +112,18 @@ final class PageHookBackend: Backend {
     let base: any Backend
     let grouping: (size: Int, breakAfter: Int?)?
     private let hooks = Locked<[@Sendable () async -> Void]>([])
+    private let departureHook = Locked<(@Sendable () -> Void)?>(nil)
     init(base: any Backend, grouping: (size: Int, breakAfter: Int?)? = nil) {
         self.base = base
         self.grouping = grouping
     }
     func beforeNextPage(_ hook: @escaping @Sendable () async -> Void) { hooks.withLock { $0.append(hook) } }
+    /// Runs `hook` once, before the next light pull of a scoped refresh (``Backend/pull(collection:since:continuing:fields:)``).
+    func beforeDeparturePull(_ hook: @escaping @Sendable () -> Void) { departureHook.withLock { $0 = hook } }
+    func pull(collection: String, since cursor: String?, continuing: PullContinuation?, fields: [String]) async throws -> PullPage {
+        departureHook.withLock { hook in defer { hook = nil }; return hook }?()
+        return try await base.pull(collection: collection, since: cursor, continuing: continuing, fields: fields)
+    }
     func validate(id: String) throws { try base.validate(id: id) }
     func validate(id: String, in collection: String) throws { try base.validate(id: id, in: collection) }
     func capabilities() async throws -> BackendCapabilities { try await base.capabilities() }

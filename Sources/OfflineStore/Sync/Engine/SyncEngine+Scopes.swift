@@ -1,7 +1,8 @@
 import GRDB
 
 /// Registering a collection (``ObjectStore/register(_:)``): what the backend can hold, and
-/// what a changed sync scope means (Docs/Policies.md, "Sync scopes").
+/// what a changed sync scope means (Docs/Policies.md, "Sync scopes"); and, at the end of this
+/// file, the departure pull of a scoped refresh.
 extension SyncEngine {
     /// Checks the definition, stores it and, in the same transaction, applies a change of
     /// its sync scope; then the registry holds it. Later collections' registrations (model
@@ -72,5 +73,37 @@ extension SyncEngine {
             removed += 1
         }
         return removed
+    }
+}
+
+extension SyncEngine {
+    /// Removes the local copies of records that changed since `cursor` and no longer match
+    /// `scope` (``ScopeRule``): a light pull of ids and the scope's fields finds them.
+    /// Tombstones are applied as deletions; records the scoped pull just brought stay, at the
+    /// version it brought them. A change of such a record seen here at another version came
+    /// after (this pull runs after the scoped one) and counts: a deletion during the scoped
+    /// pull was skipped before, and lost for good when the cursor had already passed it.
+    func pullDepartures(_ collection: CollectionDescriptor, scope: ServerQuery, since cursor: String?,
+                                  delivered: [String: String], report: inout SyncReport) async throws {
+        let fields = Array(Set(scope.terms.map(\.field))).sorted()
+        var continuation: PullContinuation?
+        repeat {
+            if Task.isCancelled { throw CancellationError() }
+            let page = try await backend.pull(collection: collection.name, since: cursor, continuing: continuation, fields: fields)
+            let later = page.changes.filter { delivered[$0.id] != $0.version }
+            let tombstones = later.filter { $0.record == nil }
+            let departed = later.filter { $0.record != nil && !ScopeRule.contains(scope, $0.record) }
+            if !tombstones.isEmpty {
+                try apply(PullPage(changes: tombstones, cursor: nil, next: nil), to: collection, report: &report)
+            }
+            if !departed.isEmpty {
+                let reasons = ChangeReasons()
+                report.leftScope += try write("removing objects of \(collection.name) that left its scope", reasons: reasons) { db in
+                    let rows = try departed.compactMap { try ObjectRow.fetch(db, collection: collection.name, id: $0.id) }
+                    return try removeDepartures(rows, collection: collection.name, in: db, reasons: reasons)
+                }
+            }
+            continuation = page.next
+        } while continuation != nil
     }
 }
