@@ -211,8 +211,7 @@ enum InFlight {
                 try QueueTable.remove(db, seq: entry.seq)
                 return nil
             case .cancelledByDelete:
-                try QueueTable.removeAll(db, collection: entry.collection, id: entry.objectID)
-                try row.delete(db)
+                try FailedEntryActions.rollBack(db, collection: entry.collection, id: entry.objectID)   // as `discard` does
                 if watchesLateWrites { try LateWriteTable.noteDeletion(collection: entry.collection, id: entry.objectID, version: nil, in: db) }
                 return nil
             }
