@@ -273,7 +273,7 @@ struct CanonicalJSON {
             let b = bytes[scan]
             if b == UInt8(ascii: "\"") {
                 let content = UnsafeBufferPointer(rebasing: bytes[index..<scan])
-                if !ascii, !Self.isValidUTF8(content) { throw JSONError("invalid UTF-8 in string", at: start) }
+                if !ascii, !UTF8Validation.isValid(content) { throw JSONError("invalid UTF-8 in string", at: start) }
                 out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...scan]))
                 index = scan + 1
                 return
@@ -287,7 +287,7 @@ struct CanonicalJSON {
         var decoded = Array(UnsafeBufferPointer(rebasing: bytes[index..<scan]))
         index = scan
         try JSONLexing.decodeString(bytes, &index, start: start, into: &decoded)
-        guard decoded.withUnsafeBufferPointer(Self.isValidUTF8) else { throw JSONError("invalid UTF-8 in string", at: start) }
+        guard decoded.withUnsafeBufferPointer(UTF8Validation.isValid) else { throw JSONError("invalid UTF-8 in string", at: start) }
         Self.writeEscaped(decoded, into: &out)
     }
 
@@ -311,31 +311,6 @@ struct CanonicalJSON {
     }
 
     private static let hexDigits = Array("0123456789abcdef".utf8)
-
-    /// Whether the bytes are well-formed UTF-8 (what `String(validating:as:)` accepts).
-    static func isValidUTF8(_ s: UnsafeBufferPointer<UInt8>) -> Bool {
-        var i = 0
-        let n = s.count
-        while i < n {
-            let b0 = s[i]
-            if b0 < 0x80 { i += 1; continue }
-            let length: Int, lower: UInt8, upper: UInt8
-            switch b0 {
-            case 0xC2...0xDF: length = 2; lower = 0x80; upper = 0xBF
-            case 0xE0: length = 3; lower = 0xA0; upper = 0xBF
-            case 0xE1...0xEC, 0xEE...0xEF: length = 3; lower = 0x80; upper = 0xBF
-            case 0xED: length = 3; lower = 0x80; upper = 0x9F
-            case 0xF0: length = 4; lower = 0x90; upper = 0xBF
-            case 0xF1...0xF3: length = 4; lower = 0x80; upper = 0xBF
-            case 0xF4: length = 4; lower = 0x80; upper = 0x8F
-            default: return false
-            }
-            guard i + length <= n, (lower...upper).contains(s[i + 1]) else { return false }
-            for k in 2..<max(2, length) where !(0x80...0xBF).contains(s[i + k]) { return false }
-            i += length
-        }
-        return true
-    }
 
     // MARK: - Numbers
 

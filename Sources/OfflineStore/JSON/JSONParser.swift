@@ -144,7 +144,7 @@ struct JSONParser {
             let b = bytes[scan]
             if b == UInt8(ascii: "\"") {
                 let slice = UnsafeBufferPointer(rebasing: bytes[index..<scan])
-                guard let s = String(validating: slice, as: UTF8.self) else {
+                guard let s = UTF8Validation.string(slice) else {
                     throw JSONError("invalid UTF-8 in string", at: start)
                 }
                 index = scan + 1
@@ -157,7 +157,7 @@ struct JSONParser {
         var buffer: [UInt8] = Array(UnsafeBufferPointer(rebasing: bytes[index..<scan]))
         index = scan
         try JSONLexing.decodeString(bytes, &index, start: start, into: &buffer)
-        guard let s = String(validating: buffer, as: UTF8.self) else { throw JSONError("invalid UTF-8 in string", at: start) }
+        guard let s = UTF8Validation.string(buffer) else { throw JSONError("invalid UTF-8 in string", at: start) }
         return s
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import OfflineStore
 
 /// One HTTP/1.1 request as the inspector's router sees it: method, path, decoded query
 /// parameters, headers (names lowercased) and the body.
@@ -62,7 +63,7 @@ extension InspectorRequest {
     /// - Throws: ``HTTPParseError`` for a malformed request line or header, a target that is
     ///   not an origin-form path, chunked bodies, or a body above ``Limits/body``.
     static func parseHead(_ head: [UInt8]) throws -> (InspectorRequest, contentLength: Int) {
-        guard let text = String(validating: head, as: UTF8.self) else {
+        guard let text = UTF8Validation.string(head) else {
             throw HTTPParseError("the request head is not valid UTF-8")
         }
         var lines = text.split(separator: "\r\n", omittingEmptySubsequences: false)
