@@ -41,6 +41,9 @@ struct SimulateCommand: ParsableCommand {
     }
 
     func run() throws {
+        guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) else {
+            throw ValidationError("the simulator needs macOS 15 or later: it steers every client task through a task executor")
+        }
         var configuration = Simulation.Configuration()
         configuration.clients = clients
         configuration.steps = steps

@@ -2,6 +2,7 @@ import OfflineStore
 
 /// The ``Backend`` one simulated client process talks to: pushes and pulls cross the
 /// simulated network; the rest answers at once (the collection exists from the start).
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 final class SimulatedBackend: Backend {
     let network: SimulatedNetwork
     let server: InMemoryBackend

@@ -50,6 +50,7 @@ final class SimulatedClient: @unchecked Sendable {
 
     /// The process dies between two steps: its store is closed under it (so the rest of
     /// its run writes nothing) and its waiting calls end; ``reopen()`` starts the next one.
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     func kill(network: SimulatedNetwork) {
         try? store.close()
         network.kill(incarnation: incarnation)

@@ -58,6 +58,7 @@ final class SimulatedCall: @unchecked Sendable {
 ///
 /// Everything here is read and written under the executor's lock: client tasks register
 /// calls from whatever thread they run on, the driver decides what happens to them.
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 final class SimulatedNetwork: @unchecked Sendable {
     // @unchecked: all mutable state is guarded by `executor`'s lock.
     private struct Incarnation {

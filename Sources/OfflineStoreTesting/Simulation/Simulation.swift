@@ -20,6 +20,10 @@ import OfflineStore
 /// ```
 ///
 /// The same seed and configuration replay the same run and print the same trace.
+///
+/// Running needs macOS 15, iOS 18, tvOS 18, watchOS 11 or visionOS 2 (any Linux): every
+/// client task prefers one `TaskExecutor`, which those versions introduced, so that the
+/// store code of all clients runs on the simulation's thread in the scheduler's order.
 public struct Simulation: Sendable {
     /// The shape of a run.
     public struct Configuration: Sendable {
@@ -65,6 +69,7 @@ public struct Simulation: Sendable {
 
     /// Runs the simulation for `seed` on a thread of its own (the client tasks run there in
     /// the scheduler's order) and returns what happened.
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     public func run(seed: UInt64) async -> SimulationResult {
         let configuration = configuration
         return await withCheckedContinuation { continuation in
@@ -78,6 +83,7 @@ public struct Simulation: Sendable {
 
     /// Runs the simulation for `seed` on the calling thread, which it blocks until the end
     /// (for command-line tools; from async code use ``run(seed:)``).
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     public func runBlocking(seed: UInt64) -> SimulationResult {
         SimulationRun(seed: seed, configuration: configuration).run()
     }
@@ -157,7 +163,7 @@ public struct SimulationResult: Sendable {
     /// The violations and the trace lines that mention their objects.
     public func shortTrace() -> [String] {
         let ids = Set(violations.flatMap(\.ids))
-        let lines = trace.filter { line in ids.contains { SimulationRun.mentions(line, id: $0) } }
+        let lines = trace.filter { line in ids.contains { Self.mentions(line, id: $0) } }
         return ["seed \(seed): \(violations.count) violation(s)"] + violations.map { "  ! \($0.message)" } + lines
     }
 }
@@ -176,5 +182,19 @@ extension SimulationResult.Statistics {
         resolutions += other.resolutions
         lateCreatesAfterOwnDelete += other.lateCreatesAfterOwnDelete
         lateCreatesAfterOthersDelete += other.lateCreatesAfterOthersDelete
+    }
+}
+
+extension SimulationResult {
+    /// Whether a trace line mentions object `id` (as a whole word).
+    static func mentions(_ line: String, id: String) -> Bool {
+        var rest = Substring(line)
+        while let range = rest.range(of: id) {
+            let before = rest[..<range.lowerBound].last, after = rest[range.upperBound...].first
+            let isWord: (Character?) -> Bool = { $0.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" } ?? false }
+            if !isWord(before) && !isWord(after) { return true }
+            rest = rest[range.upperBound...]
+        }
+        return false
     }
 }

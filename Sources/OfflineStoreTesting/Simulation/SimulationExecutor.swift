@@ -7,6 +7,7 @@ import Foundation
 ///
 /// The lock (``condition``) also guards the network's state, so that the check "nothing to
 /// run and every client waits for the network" is one atomic look.
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 final class SimulationExecutor: TaskExecutor, @unchecked Sendable {
     // @unchecked: `jobs` is only read and written while `condition` is locked.
     let condition = NSCondition()

@@ -1,6 +1,7 @@
 import OfflineStore
 
 /// The promises checked after quiescence.
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 extension SimulationRun {
     /// Every client's queue is empty (none stuck); each store equals the server except for
     /// conflicts and failed entries left; every acknowledged edit reached the server or was

@@ -1,6 +1,7 @@
 import OfflineStore
 
 /// The end of a run: the network heals, the clients sync until nothing changes.
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 extension SimulationRun {
     /// How many rounds of syncs (every client once) the healing may take.
     static let healingRounds = 12

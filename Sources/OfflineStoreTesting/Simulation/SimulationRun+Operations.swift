@@ -1,6 +1,7 @@
 import OfflineStore
 
 /// What the simulated apps do: edits, sync runs, conflict resolutions.
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 extension SimulationRun {
     /// Starts a client task on the simulation executor; the client counts as running
     /// until `body` returns.

@@ -3,6 +3,7 @@ import OfflineStore
 
 /// One run of a ``Simulation``: its clients, network, server and scheduler. Everything
 /// here runs on the run's thread (client tasks included, through ``SimulationExecutor``).
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 final class SimulationRun: @unchecked Sendable {
     // @unchecked: used by the run's thread only (client tasks run on it too).
 
@@ -216,16 +217,4 @@ final class SimulationRun: @unchecked Sendable {
     }
 
     private func clientName(_ call: SimulatedCall) -> String { "c\(call.client + 1)" }
-
-    /// Whether a trace line mentions object `id` (as a whole word).
-    static func mentions(_ line: String, id: String) -> Bool {
-        var rest = Substring(line)
-        while let range = rest.range(of: id) {
-            let before = rest[..<range.lowerBound].last, after = rest[range.upperBound...].first
-            let isWord: (Character?) -> Bool = { $0.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" } ?? false }
-            if !isWord(before) && !isWord(after) { return true }
-            rest = rest[range.upperBound...]
-        }
-        return false
-    }
 }

@@ -64,6 +64,7 @@ extension Models {
             return nil
         }
 
+        @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
         @MainActor
         @Test func liveQueryFollowsEditsSyncAndRefreshWithStatuses() async throws {
             let (temporary, backend) = try makeTodoStore()
@@ -96,6 +97,7 @@ extension Models {
             }
         }
 
+        @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
         @MainActor
         @Test func waitingForALiveQueryEndsWhenTheWaitingTaskIsCancelled() async throws {
             let (temporary, _) = try makeTodoStore()
@@ -109,6 +111,7 @@ extension Models {
             live.stop()
         }
 
+        @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
         @MainActor
         @Test func liveQueryShowsConflicts() async throws {
             let (temporary, backend) = try makeTodoStore()
@@ -134,6 +137,7 @@ extension Models {
 ///
 /// - Throws: the live query's error when it stops; `CancellationError` as soon as the
 ///   waiting task is cancelled.
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
 @MainActor
 func waitUntil<M: SyncModel>(_ live: LiveQuery<M>, _ condition: @escaping @MainActor (LiveQuery<M>) -> Bool) async throws {
     while !condition(live) {

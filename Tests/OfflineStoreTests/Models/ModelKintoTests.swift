@@ -91,6 +91,7 @@ extension Models {
             }
         }
 
+        @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
         @MainActor
         @Test(.liveServer) func aLiveQueryFollowsAnotherDeviceThroughKinto() async throws {
             let bucket = KintoServer.uniqueName("b")

@@ -97,6 +97,7 @@ extension Models {
             }
         }
 
+        @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
         @MainActor
         @Test func liveQueriesTakeAnOrderAloneAndABooleanKeyPath() async throws {
             let temporary = try TemporaryStore(configuration: .deferred)

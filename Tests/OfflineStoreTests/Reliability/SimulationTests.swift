@@ -11,6 +11,7 @@ import Testing
 struct SimulationTests {
     static var seeds: UInt64 { TestEnvironment.number("RELIABILITY_SIM_SEEDS", default: 30) }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test("every seed keeps every promise", .timeLimit(.minutes(30)))
     func seedsKeepEveryPromise() async {
         let simulation = Simulation()
@@ -38,6 +39,7 @@ struct SimulationTests {
         #expect(total.lateDeliveries > 0 && total.duplicates > 0 && total.drops > 0 && total.timeouts > 0 && total.kills > 0)
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test("a seed replays byte for byte", .timeLimit(.minutes(5)))
     func aSeedReplays() async {
         let first = await Simulation().run(seed: 7)
@@ -47,6 +49,7 @@ struct SimulationTests {
         #expect(first.violations == second.violations && first.statistics == second.statistics)
     }
 
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     @Test("with the recognition off, it finds the delayed-create hazard", .timeLimit(.minutes(5)))
     func findsTheHazardWithTheRecognitionOff() async throws {
         var off = Simulation.Configuration()
