@@ -1,4 +1,4 @@
-// swift-tools-version:6.1
+// swift-tools-version:6.2
 import PackageDescription
 
 let package = Package(
@@ -85,8 +85,8 @@ let package = Package(
             dependencies: ["OfflineStore", "OfflineStorePlatform"],
             path: "Tests/BlobProbe"
         ),
-        // Tests that need no process, socket, server or file outside a temporary directory,
-        // so they also run on the iOS simulator at the platform floor (.github/workflows/apple.yml).
+        // Tests that need no process, socket, server or file outside a temporary directory:
+        // the part of the suite that could run on any platform (Docs/Testing.md).
         .testTarget(
             name: "OfflineStoreUnitTests",
             dependencies: ["OfflineStore", "OfflineStoreTesting"]

@@ -1,4 +1,4 @@
-// swift-tools-version:6.1
+// swift-tools-version:6.2
 // The benchmark program of OfflineStore, kept apart so that normal builds and tests of
 // the library do not pay for it. Run it with `scripts/bench` (see Docs/Performance.md).
 import Foundation
