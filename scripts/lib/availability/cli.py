@@ -108,7 +108,7 @@ def package_mode(args, log):
     bin_path = os.path.join(root, ".build", _triple(swift), "debug")
     store = os.path.join(bin_path, "index", "store")
     files = _package_files(root, floors)
-    symbols = ToolchainSymbols.load(swift, os.path.join(root, ".build", "availability"), log=log)
+    symbols = ToolchainSymbols.load(swift, args.cache_dir or os.path.join(root, ".build", "availability"), log=log)
     floors_by_label = {"the package": floors}
     with tempfile.TemporaryDirectory(prefix="availability-bench-") as bench_store:
         stores = [store]
@@ -145,13 +145,19 @@ def main(argv=None):
                              "and the toolchain declarations used that carry no Apple availability")
     parser.add_argument("--index-store", help="file mode: the index store the files were compiled into")
     parser.add_argument("--floors", help="file mode: e.g. macOS=13,iOS=16,tvOS=16,watchOS=9,visionOS=1")
-    parser.add_argument("--cache-dir", help="file mode: where the toolchain's availability table is kept")
+    parser.add_argument("--cache-dir", help="where the toolchain's availability table is kept "
+                                            "(default: .build/availability of the package or the current directory)")
     parser.add_argument("files", nargs="*", help="file mode: the files to check")
     args = parser.parse_args(argv)
 
     def log(message):
         print(message, file=sys.stderr)
 
+    if not sys.platform.startswith("linux"):
+        # The check reads a Linux build (libIndexStore.so, the toolchain's linux modules). Where
+        # the build is for an Apple platform, its compiler has just checked availability itself.
+        print("availability: not run: this build's compiler checks Apple availability itself", file=sys.stderr)
+        return 0
     try:
         if args.files:
             if not args.index_store or not args.floors:

@@ -68,7 +68,7 @@ def platform_for_domain(domain: str):
 # the one of the visionOS 26 SDK (as the Swift compiler's own tests quote it). It applies
 # to declarations only: `#available(iOS …)` is not a visionOS query (the compiler's
 # `isPlatformActive(…, ForRuntimeQuery)`), so on visionOS it is the `*` case.
-_IOS_TO_VISIONOS = {
+IOS_TO_VISIONOS = {
     (17, 1): (1, 0), (17, 4): (1, 1), (17, 5): (1, 2),
     (18, 0): (2, 0), (18, 1): (2, 1), (18, 2): (2, 2), (18, 3): (2, 3), (18, 4): (2, 4),
     (18, 5): (2, 5), (18, 6): (2, 6), (19, 4): (3, 4),
@@ -78,14 +78,14 @@ _IOS_TO_VISIONOS = {
 
 def visionos_from_ios(ios: Version):
     """The visionOS version an iOS `introduced:` version stands for, or None when the map has none."""
-    keys = sorted(_IOS_TO_VISIONOS)
+    keys = sorted(IOS_TO_VISIONOS)
     key = ios._key()[:2]
     if key < keys[0]:
-        return Version(_IOS_TO_VISIONOS[keys[0]])
+        return Version(IOS_TO_VISIONOS[keys[0]])
     if key > keys[-1]:
-        return Version(_IOS_TO_VISIONOS[keys[-1]])
-    if key in _IOS_TO_VISIONOS:
-        return Version(_IOS_TO_VISIONOS[key])
+        return Version(IOS_TO_VISIONOS[keys[-1]])
+    if key in IOS_TO_VISIONOS:
+        return Version(IOS_TO_VISIONOS[key])
     if key[1]:
         return visionos_from_ios(Version((key[0],)))
     return None

@@ -7,21 +7,22 @@ declarations of their own in every availability shape and uses of them in every 
 context. For each Apple platform, the compiler's errors at the package's floor ("is only
 available in", "is unavailable in") must be exactly the check's findings on the Linux index
 of the same files. visionOS gets an SDK settings file holding the iOS→visionOS version map
-(`platforms._IOS_TO_VISIONOS`, as the visionOS SDK ships it), which the compiler applies.
+(`platforms.IOS_TO_VISIONOS`, as the visionOS SDK ships it), which the compiler applies.
 """
 import json
 import os
 import re
 import subprocess
+import sys
 import tempfile
 import unittest
 
 from availability.check import CheckedFile, run
 from availability.indexing import frontend, index_module
-from availability.platforms import PLATFORMS, _IOS_TO_VISIONOS
+from availability.platforms import PLATFORMS, IOS_TO_VISIONOS
 from availability.symbolgraphs import ToolchainSymbols
 
-from .support import APPLE_TARGETS, FIXTURES, FLOORS, LINUX, PARSE_STDLIB, SWIFT
+from .support import LINUX_ONLY, APPLE_TARGETS, FIXTURES, FLOORS, LINUX, PARSE_STDLIB, SWIFT
 
 _ERROR = re.compile(r"^(?P<file>[^:]+):(?P<line>\d+):(?P<column>\d+): error: (?P<message>.*)$")
 _AVAILABILITY = re.compile(r"is only available in|is unavailable in|cannot be used in")
@@ -29,7 +30,7 @@ _AVAILABILITY = re.compile(r"is only available in|is unavailable in|cannot be us
 
 def _visionos_sdk(directory):
     """An SDK directory whose SDKSettings.json holds only the iOS→visionOS version map."""
-    as_text = {f"{k[0]}.{k[1]}": f"{v[0]}.{v[1]}" for k, v in _IOS_TO_VISIONOS.items()}
+    as_text = {f"{k[0]}.{k[1]}": f"{v[0]}.{v[1]}" for k, v in IOS_TO_VISIONOS.items()}
     settings = {"DisplayName": "visionOS (fixture)", "Version": "26.0", "CanonicalName": "xros26.0",
                 "MaximumDeploymentTarget": "26.0.99",
                 "VersionMap": {"iOS_xrOS": as_text, "xrOS_iOS": {v: k for k, v in as_text.items()}}}
