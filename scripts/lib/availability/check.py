@@ -14,16 +14,14 @@ its `@available` and those of the declarations around its definition in the inde
 """
 import os
 import re
-import subprocess
 import tempfile
 from dataclasses import dataclass, field
 
 from . import conditions
 from .indexstore import (IndexStore, KIND_NAMES, ROLE_DECLARATION, ROLE_DEFINITION, ROLE_IMPLICIT,
                          ROLE_REFERENCE, ROLE_REL_BASEOF, ROLE_REL_CHILDOF, ROLE_REL_OVERRIDEOF)
+from .parsing import ParseError, parse_files
 from .platforms import PLATFORMS
-from .scopes import FileScopes, ParseTreeError, parse_trees
-from .sourcetext import scan
 
 # `for await x in s` calls `next(isolation:)` (macOS 15, iOS 18 …) where that is available and
 # `next()` elsewhere (SE-0421; the compiler's test/Concurrency/async_for_each_back_deploy.swift):
@@ -32,12 +30,13 @@ from .sourcetext import scan
 _AVAILABILITY_CHOSEN_IMPLICITLY = {"next(isolation:)"}
 
 KIND_MODULE = 1
-KIND_PROTOCOL = 8
 # "We allow nominal types to conform to protocols that are less available than the types
 # themselves" (the compiler's test/Sema/availability_versions.swift; measured too: `struct A:
 # NewProtocol {}` and `extension B: NewProtocol {}` compile for macOS 13 when NewProtocol is
 # macOS 15). So a protocol named in an inheritance clause is no use to check; the conformance's
 # members, which mention the newer types, are. A superclass is checked.
+KIND_PROTOCOL = 8
+
 # An accessor's USR is its property's or subscript's with the accessor's letter for the final `p`
 # (`…Sivg` getter, `…Sivs` setter, `…cig` subscript getter); symbol graphs list the property.
 _ACCESSOR = re.compile(r"(v|ci)[gsMrxyWwal]$")
@@ -95,53 +94,6 @@ class Report:
     skipped_clauses: list = field(default_factory=list)           # (display, line, condition)
 
 
-def _frontend(swift):
-    return os.path.join(os.path.dirname(os.path.realpath(swift)), "swift-frontend")
-
-
-def parse_files(paths, swift, work_dir):
-    """{path: (SourceText, FileScopes)} for `paths`, through `swift-frontend -dump-parse` on
-    prepared copies (sourcetext.py). A file called main.swift is parsed alone (top-level code)."""
-    sources, copies, result = {}, {}, {}
-    for index, path in enumerate(sorted(paths)):
-        with open(path, "rb") as handle:
-            source = scan(handle.read())
-        sources[path] = source
-        if b"available" not in source.text:
-            # No `@available`, `#available` or `#unavailable`: no scope to read.
-            result[path] = (source, FileScopes.empty(source))
-            continue
-        copy = os.path.join(work_dir, str(index), os.path.basename(path))
-        os.makedirs(os.path.dirname(copy), exist_ok=True)
-        with open(copy, "wb") as handle:
-            handle.write(source.prepared_for_parse())
-        copies[copy] = path
-    groups = [[c for c in copies if os.path.basename(c) != "main.swift"]]
-    groups += [[c] for c in copies if os.path.basename(c) == "main.swift"]
-    for group in filter(None, groups):
-        for start in range(0, len(group), 400):
-            chunk = group[start:start + 400]
-            command = [_frontend(swift), "-frontend", "-dump-parse", "-dump-ast-format", "json"]
-            for copy in chunk:
-                command += ["-primary-file", copy]
-            completed = subprocess.run(command, capture_output=True, text=True)
-            if completed.returncode != 0 or completed.stderr.strip():
-                message = completed.stderr.strip()
-                for copy, original in copies.items():
-                    message = message.replace(copy, original)
-                raise CheckError(f"parsing failed:\n{message[:4000]}")
-            trees = parse_trees(completed.stdout)
-            if len(trees) != len(chunk):
-                raise CheckError(f"the compiler printed {len(trees)} parse trees for {len(chunk)} files")
-            for tree in trees:
-                original = copies[tree["filename"]]
-                try:
-                    result[original] = (sources[original], FileScopes(tree, sources[original]))
-                except ParseTreeError as error:
-                    raise CheckError(f"{original}: {error}") from None
-    return result
-
-
 def _newest_units(stores):
     """main file → (store, unit), the newest unit of each file over all stores."""
     newest = {}
@@ -156,17 +108,17 @@ def _newest_units(stores):
     return newest
 
 
-def run(index_stores, files, symbols, swift="swift", log=None) -> Report:
+def run(index_stores, files, symbols, swift="swift") -> Report:
     """Checks `files` (CheckedFile) against the index stores (paths) and the toolchain table."""
     stores = [IndexStore(path) for path in index_stores]
     try:
-        return _run(stores, files, symbols, swift, log)
+        return _run(stores, files, symbols, swift)
     finally:
         for store in stores:
             store.close()
 
 
-def _run(stores, files, symbols, swift, log):
+def _run(stores, files, symbols, swift):
     units = _newest_units(stores)
     missing = [f.display for f in files if os.path.realpath(f.path) not in units]
     if missing:
@@ -177,8 +129,22 @@ def _run(stores, files, symbols, swift, log):
     if stale:
         raise CheckError("changed since the index was written (build again): "
                          + ", ".join(stale[:10]) + (" …" if len(stale) > 10 else ""))
-
     checked = {os.path.realpath(f.path): f for f in files}
+    definitions, references, default_implementations = _read_index(units, checked)
+    needed = {usr for found in references.values() for usr, _ in found if usr not in symbols}
+    needed |= {alt for usr in needed for alt in default_implementations.get(usr, ())}
+    definition_files = {definitions[u].file for u in needed if u in definitions}
+    with tempfile.TemporaryDirectory(prefix="availability-") as work_dir:
+        try:
+            parsed = parse_files(set(checked) | definition_files, swift, work_dir)
+        except ParseError as error:
+            raise CheckError(str(error)) from None
+    return _evaluate(checked, references, definitions, default_implementations, parsed, symbols, len(files))
+
+
+def _read_index(units, checked):
+    """(definitions by USR, [(USR, occurrence)] of references by checked file, default
+    implementations by requirement USR), from every unit of the stores."""
     definitions, references, default_implementations = {}, {}, {}
     for main_file, (store, unit) in units.items():
         for occ in store.occurrences(unit.record):
@@ -194,32 +160,30 @@ def _run(stores, files, symbols, swift, log):
                     continue
                 if occ.kind == KIND_PROTOCOL and any(r & ROLE_REL_BASEOF for r, _ in occ.related):
                     continue  # a conformance: the compiler allows one to a newer protocol (see above)
+                # One per place and declaration: a property's getter is its property's use.
                 references.setdefault(main_file, {})[(occ.line, occ.column, declaration_usr(occ.usr))] = occ
             if occ.roles & ROLE_DEFINITION:
                 # A protocol extension's member that implements a requirement: where the requirement
-                # is not available, the compiler calls this one instead (see _alternatives).
+                # is not available, the compiler calls this one instead (see _declaration).
                 for roles, target in occ.related:
                     if roles & ROLE_REL_OVERRIDEOF and any(
                             r & ROLE_REL_CHILDOF and u.startswith("s:e:") for r, u in occ.related):
                         default_implementations.setdefault(target, set()).add(occ.usr)
-
     references = {path: [(usr, occ) for (_l, _c, usr), occ in found.items()]
                   for path, found in references.items()}
-    needed = {usr for found in references.values() for usr, _ in found if usr not in symbols}
     # Only members of the requirement's own protocol's extensions are defaults: a conforming
     # type's witness, in an extension of that type, is no alternative the compiler would take.
     default_implementations = {
         requirement: {alt for alt in alts
-                      if requirement in definitions and alt.startswith(definitions[requirement].parent)
-                      and definitions[requirement].parent}
+                      if requirement in definitions and definitions[requirement].parent
+                      and alt.startswith(definitions[requirement].parent)}
         for requirement, alts in default_implementations.items()}
-    needed |= {alt for usr in needed for alt in default_implementations.get(usr, ())}
-    definition_files = {definitions[u].file for u in needed if u in definitions}
-    with tempfile.TemporaryDirectory(prefix="availability-") as work_dir:
-        parsed = parse_files(set(checked) | definition_files, swift, work_dir)
+    return definitions, references, default_implementations
 
+
+def _evaluate(checked, references, definitions, default_implementations, parsed, symbols, file_count):
     regions = {path: conditions.regions(source.directives) for path, (source, _) in parsed.items()}
-    report = Report(files=len(files))
+    report = Report(files=file_count)
     disagreements, declared_cache = [], {}
     for main_file, occurrences in sorted(references.items()):
         file = checked[main_file]
@@ -327,11 +291,9 @@ def _own_availability(usr, symbols, definitions, parsed, report, occ):
     entry = symbols.lookup(usr)
     if entry is not None:
         module, name, kind, availability = entry
-        if availability is None:
-            if report is not None:
-                report.toolchain_without_apple.setdefault(module, set()).add(name or occ.name)
-            return None
-        return module, name, kind, availability
+        if availability is None and report is not None:
+            report.toolchain_without_apple.setdefault(module, set()).add(name or occ.name)
+        return (module, name, kind, availability) if availability else None
     definition = definitions.get(usr)
     if definition is None or definition.file not in parsed:
         if report is not None:

@@ -42,8 +42,9 @@ def summary_lines(report, floors_by_label: dict, seconds: float, verbose=False) 
             for display, line, condition in report.skipped_clauses:
                 lines.append(f"  {display}:{line}: {condition}")
     if report.unresolved:
-        lines.append(f"availability: {len(report.unresolved)} used declarations have no known availability "
-                     f"(C declarations of the Linux C library, not in any symbol graph)"
+        lines.append(f"availability: {len(report.unresolved)} used declarations have no known availability: "
+                     "C declarations (Glibc, SQLite), members of underscored standard-library protocols and "
+                     "members the compiler synthesizes (`allCases`), which symbol graphs leave out"
                      + ("" if verbose else " (--verbose lists them)"))
         if verbose:
             for usr, name in sorted(report.unresolved.items(), key=lambda item: item[1]):

@@ -14,11 +14,10 @@ let visionOS use an `iOS` query (so on visionOS, `#available(iOS 17, *)` is the 
 while an `@available(iOS …)` declaration without a visionOS entry is also visionOS's
 (`platforms.visionos_from_ios`).
 """
-import json
 import re
 from dataclasses import dataclass
 
-from .platforms import PLATFORMS, Version, platform_for_domain, visionos_from_ios
+from .platforms import Version, platform_for_domain, visionos_from_ios
 
 
 @dataclass(frozen=True)
@@ -278,19 +277,3 @@ _MODIFIERS = {b"public", b"private", b"fileprivate", b"internal", b"package", b"
 def _only_modifiers(gap: bytes) -> bool:
     words = gap.replace(b"(", b" ( ").replace(b")", b" ) ").split()
     return all(word in _MODIFIERS for word in words)
-
-
-def parse_trees(output: str):
-    """The source_file objects of a `swift-frontend -dump-parse -dump-ast-format json` run."""
-    decoder, index, trees = json.JSONDecoder(), 0, []
-    while index < len(output):
-        while index < len(output) and output[index].isspace():
-            index += 1
-        if index >= len(output):
-            break
-        try:
-            tree, index = decoder.raw_decode(output, index)
-        except json.JSONDecodeError as error:
-            raise ParseTreeError(f"the compiler's parse tree is not JSON ({error})") from None
-        trees.append(tree)
-    return trees

@@ -18,7 +18,7 @@ import tempfile
 from .platforms import PLATFORMS, Version, platform_for_domain
 from .scopes import AvailableAttr, level
 
-CACHE_FORMAT = 3
+CACHE_FORMAT = 4
 
 
 def toolchain_modules(swift_lib: str) -> list:
@@ -103,12 +103,13 @@ def _drop_type_availability(table):
         if in_extension or not availability or parent not in table:
             continue
         inherited = merged[parent] or {}
-        kept = {p: v for p, v in availability.items() if inherited.get(p) != v}
-        entry[3] = kept or None
+        # Empty, not None: the member has availability, all of it its type's.
+        entry[3] = {p: v for p, v in availability.items() if inherited.get(p) != v}
 
 
 class ToolchainSymbols:
-    """USR → (module, readable name, kind, {platform: (introduced, unavailable)} or None)."""
+    """USR → (module, readable name, kind, {platform: (introduced, unavailable)}), the mapping
+    None for a declaration whose graph has no Apple availability at all."""
 
     def __init__(self, table: dict, defaults: dict, failures: dict):
         self._table = table
@@ -127,7 +128,7 @@ class ToolchainSymbols:
         if entry is None:
             return None
         module, name, kind, availability = entry[:4]
-        parsed = None
+        parsed = None if availability is None else {}
         if availability:
             parsed = {p: (Version.parse(v[0]) if v[0] else None, v[1]) for p, v in availability.items()}
         return module, name, kind, parsed
