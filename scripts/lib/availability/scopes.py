@@ -57,6 +57,19 @@ class ParseTreeError(Exception):
     """The compiler's parse tree could not be read."""
 
 
+def _validate(node):
+    """The compiler prints some constructs with a missing closing bracket, which shows as a field
+    without a name; a tree like that is not read (`sourcetext.py` avoids the known case)."""
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key == "":
+                raise ParseTreeError("the compiler printed a malformed parse tree (an unnamed field)")
+            _validate(value)
+    elif isinstance(node, list):
+        for item in node:
+            _validate(item)
+
+
 def level(attrs, platform):
     """(introduced or None, unavailable) that one declaration's attributes give `platform`."""
     own = [a for a in attrs if platform_for_domain(a.domain) == platform]
@@ -88,30 +101,14 @@ class FileScopes:
     def __init__(self, tree: dict, source):
         self.source = source
         self.decls, self.queries = [], []
-        self._decl_starts = []
-        size = len(source.text)
-        self._collect_decl_starts(tree)
-        self._decl_starts.sort()
-        self._walk_list(tree.get("items") or [], None, top_level_end=size)
+        _validate(tree)
+        self._walk_list(tree.get("items") or [], None, top_level_end=len(source.text))
 
     @staticmethod
     def empty(source):
         return FileScopes({"items": []}, source)
 
     # --- reading the tree ---
-
-    def _collect_decl_starts(self, node):
-        if isinstance(node, dict):
-            if "decl_context" in node and isinstance(node.get("range"), dict):
-                self._decl_starts.append(node["range"]["start"])
-            for key, value in node.items():
-                if key == "":
-                    raise ParseTreeError("the compiler printed a malformed parse tree (an unnamed field)")
-                if isinstance(value, (dict, list)):
-                    self._collect_decl_starts(value)
-        elif isinstance(node, list):
-            for item in node:
-                self._collect_decl_starts(item)
 
     def _walk_list(self, items, container_end, top_level_end=None):
         last_binding = None

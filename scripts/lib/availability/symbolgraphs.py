@@ -165,7 +165,7 @@ class ToolchainSymbols:
         # Only requirements that constrain some platform need their defaults.
         defaults = {k: sorted(set(v)) for k, v in defaults.items() if k in table and table[k][3]}
         os.makedirs(cache_dir, exist_ok=True)
-        partial = cache + ".partial"
+        partial = f"{cache}.{os.getpid()}.partial"  # two runs at once each write their own
         with open(partial, "w") as handle:
             json.dump({"symbols": table, "defaults": defaults, "failures": failures}, handle)
         os.replace(partial, cache)
