@@ -22,6 +22,7 @@ import time
 
 from .check import CheckError, CheckedFile, run
 from .indexing import IndexingError, index_module
+from .indexstore import IndexStoreError
 from .platforms import floors_from_dump_package, parse_floors
 from .report import finding_line, summary_lines
 from .symbolgraphs import ToolchainSymbols
@@ -72,8 +73,11 @@ def index_benchmarks(root, bin_path, swift, store):
     bench = os.path.join(root, "Benchmarks")
     manifest = _json(["swift", "package", "dump-package"], bench)
     floors = floors_from_dump_package(manifest, only=BENCHMARK_PLATFORMS)
-    with open(os.path.join(root, ".build", "debug.yaml")) as handle:
-        module_maps = sorted(set(re.findall(r'-fmodule-map-file=([^"\s]+)', handle.read())))
+    try:
+        with open(os.path.join(root, ".build", "debug.yaml")) as handle:
+            module_maps = sorted(set(re.findall(r'-fmodule-map-file=([^"\s]+)', handle.read())))
+    except FileNotFoundError:
+        raise CheckError("no .build/debug.yaml: build first (`swift build --build-tests`)") from None
     files = []
     for target in manifest["targets"]:
         if target.get("type") not in ("executable", "regular"):
@@ -165,7 +169,7 @@ def main(argv=None):
             report, floors_by_label, seconds = files_mode(args, log)
         else:
             report, floors_by_label, seconds = package_mode(args, log)
-    except CheckError as error:
+    except (CheckError, IndexStoreError) as error:
         print(f"availability: the check could not run: {error}", file=sys.stderr)
         return 2
     for finding in report.findings:
