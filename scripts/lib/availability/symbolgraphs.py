@@ -15,7 +15,7 @@ import os
 import subprocess
 import tempfile
 
-from .platforms import PLATFORMS, Version, platform_for_domain
+from .platforms import PLATFORMS, Version
 from .scopes import AvailableAttr, level
 
 CACHE_FORMAT = 4

@@ -58,6 +58,7 @@ def compiler_verdict(sources, platform, sdk):
     return rejected, other
 
 
+@unittest.skipUnless(sys.platform.startswith("linux"), LINUX_ONLY)
 class OracleTests(unittest.TestCase):
     maxDiff = None
 
