@@ -39,6 +39,15 @@ final class SyncLock: Sendable {
         file = storePath.map { SyncLockFile(storePath: $0) }
     }
 
+    /// The lock of the store at `location`, its file opened now when the store's protection
+    /// class needs it (``KeptOpenFiles``).
+    ///
+    /// - Throws: ``OfflineStoreError/Code/storage`` when the lock file cannot be opened.
+    convenience init(_ location: StoreLocation, _ configuration: ObjectStore.Configuration) throws {
+        self.init(storePath: location.isInMemory ? nil : location.path)
+        if location.keptOpen(configuration).syncLockFile { try file?.open() }
+    }
+
     /// Runs `body` holding both locks; waits for other tasks and other processes first, and
     /// for ``resume()`` while suspended.
     ///
