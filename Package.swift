@@ -75,9 +75,17 @@ let package = Package(
             dependencies: ["OfflineStore"],
             path: "Examples/TodoSync"
         ),
+        // Docs/ApplePlatforms.md's background task, byte for byte (DocumentationTests checks it):
+        // its store part is built everywhere and run by crash-writer lifecycle; its BackgroundTasks
+        // part compiles only for iOS, tvOS and visionOS, which no job builds it for.
+        .target(
+            name: "BackgroundSyncExample",
+            dependencies: ["OfflineStore"],
+            path: "Examples/BackgroundSync"
+        ),
         .executableTarget(
             name: "crash-writer",
-            dependencies: ["OfflineStore", "OfflineStoreTesting", "OfflineStorePlatform"],
+            dependencies: ["OfflineStore", "OfflineStoreTesting", "OfflineStorePlatform", "BackgroundSyncExample"],
             path: "Tests/CrashWriter"
         ),
         .executableTarget(

@@ -36,6 +36,9 @@ package struct Subprocess: Sendable {
         case file(String)
         /// /dev/null.
         case discard
+        /// A terminal device, opened read-write without becoming the child's controlling
+        /// terminal: the slave side of a ``PseudoTerminal``.
+        case terminal(String)
     }
 
     /// The child's process id.
@@ -193,6 +196,7 @@ package struct Subprocess: Sendable {
         case .pipe: if let pipe { posix_spawn_file_actions_adddup2(&actions, pipe.write, target) }
         case .file(let path): posix_spawn_file_actions_addopen(&actions, target, path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         case .discard: posix_spawn_file_actions_addopen(&actions, target, "/dev/null", O_WRONLY, 0)
+        case .terminal(let path): posix_spawn_file_actions_addopen(&actions, target, path, O_RDWR | O_NOCTTY, 0)
         }
     }
 }

@@ -3,6 +3,7 @@
 // Usage: crash-writer <store-path> <seed> <first-value> [<max-edits>]
 //                     [--server URL --bucket NAME [--timeout SECONDS] [--backend kinto|rest]]
 //        crash-writer migrate <store-path>      (a stored migration; see MigrationRun.swift)
+//        crash-writer lifecycle <store-path>    (suspension and resumption; see LifecycleRun.swift)
 //
 // Opens (or creates) the store, registers the collection "items" and loops over
 // edits of the ids item-0 … item-11: create, patch, save (replace), destroy, and
@@ -46,6 +47,7 @@ func fail(_ message: String, status: Int32 = 1) -> Never {
 
 let arguments = CommandLine.arguments
 if arguments.count > 1, arguments[1] == "migrate" { MigrationRun.run(Array(arguments.dropFirst(2))) }
+if arguments.count > 1, arguments[1] == "lifecycle" { await LifecycleRun.run(Array(arguments.dropFirst(2))) }
 guard arguments.count >= 4, let seed = UInt64(arguments[2]), let firstValue = Int64(arguments[3]) else {
     fail("usage: crash-writer <store-path> <seed> <first-value> [<max-edits>]", status: 64)
 }

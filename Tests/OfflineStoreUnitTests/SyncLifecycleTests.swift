@@ -113,7 +113,8 @@ struct SyncLifecycleTests {
         await gate.waitUntilEntered()                      // the first batch is on the wire
         #expect(store.isSyncing)
 
-        let suspending = Task { await store.suspend() }
+        // A deadline on a clock that never moves: the answer arrives before it, whenever that is.
+        let suspending = Task { await store.suspend(within: .seconds(5), clock: ManualClock()) }
         while !store.isSuspended { await Task.yield() }
         gate.open()                                        // its answer arrives and is settled
         await suspending.value

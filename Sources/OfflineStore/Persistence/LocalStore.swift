@@ -50,6 +50,7 @@ final class LocalStore: Sendable {
                 observers.externalChanges.start(at: try writer.writeWithoutTransaction { db in try Self.dataVersion(db) })
             }
             try location.protectFiles(configuration)
+            try StoreLocation.openReaders(of: writer, count: location.keptOpen(configuration).readers)
         } catch {
             throw OfflineStoreError.storage(error, while: "opening \(location.path)")
         }

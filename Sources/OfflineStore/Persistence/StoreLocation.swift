@@ -59,6 +59,8 @@ enum StoreLocation {
             config.prepareDatabase { db in try db.execute(sql: "PRAGMA checkpoint_fullfsync = ON") }
         }
         if let prepare = configuration.prepareDatabase { config.prepareDatabase(prepare) }
+        // Readers opened with the store stay open (KeptOpenFiles): GRDB closes the others to free memory.
+        config.persistentReadOnlyConnections = keptOpen(configuration).readers > 0
         switch self {
         case .file(let path):
             if !FileManager.default.fileExists(atPath: path) {
@@ -68,6 +70,36 @@ enum StoreLocation {
         case .memory:
             return try DatabaseQueue(configuration: config)
         }
+    }
+
+    /// What the store opens with it because of its files' protection class.
+    func keptOpen(_ configuration: ObjectStore.Configuration) -> KeptOpenFiles {
+        KeptOpenFiles(protection: configuration.fileProtection, isInMemory: isInMemory,
+                      maximumReaderCount: GRDB.Configuration().maximumReaderCount)
+    }
+
+    /// Opens `count` reader connections of the pool at once (each holds its connection until
+    /// all are open, so the pool makes `count` of them) and reads through each, which opens
+    /// the `-wal` and `-shm` files there too.
+    ///
+    /// - Throws: GRDB's error when a reader cannot be opened.
+    static func openReaders(of writer: any DatabaseWriter, count: Int) throws {
+        guard count > 0, let pool = writer as? DatabasePool else { return }
+        let opened = DispatchSemaphore(value: 0)
+        let allOpen = DispatchSemaphore(value: 0)
+        let failures = Locked<[any Error]>([])
+        for _ in 0..<count {
+            pool.asyncRead { result in
+                do { _ = try Int.fetchOne(try result.get(), sql: "SELECT count(*) FROM sqlite_master") } catch {
+                    failures.withLock { $0.append(error) }
+                }
+                opened.signal()
+                allOpen.wait()
+            }
+        }
+        for _ in 0..<count { opened.wait() }
+        for _ in 0..<count { allOpen.signal() }
+        if let failure = failures.withLock({ $0.first }) { throw failure }
     }
 
     /// Gives the store file, its `-wal` and `-shm` files, its blob directory and the blob

@@ -85,7 +85,7 @@ public final class ObjectStore: Sendable {
         self.local = local
         try CollectionsTable.load(into: registry, from: local)
         syncEngine = SyncEngine(local: local, server: backend, configuration: configuration, observers: observers,
-                                lock: SyncLock(storePath: location.isInMemory ? nil : location.path), connectivity: connectivity)
+                                lock: try SyncLock(location, configuration), connectivity: connectivity)
         editEngine = EditEngine(local: local, sync: syncEngine, configuration: configuration, connectivity: connectivity)
     }
 

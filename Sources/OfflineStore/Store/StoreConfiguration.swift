@@ -48,12 +48,12 @@ extension ObjectStore {
         /// An error it throws fails the open (or the read that opened the connection) with
         /// ``OfflineStoreError/Code/storage``, or `notADatabase` when the key is wrong.
         public var prepareDatabase: (@Sendable (Database) throws -> Void)?
-        /// The data protection class of the store file, its `-wal` and `-shm` companions and
-        /// its blob directory, set when the store opens, on iOS, tvOS, watchOS and visionOS
-        /// (ignored on macOS and Linux, which have none, and by an in-memory store). Default:
-        /// nil, the app container's default class. `.complete` fails every access while the
-        /// device is locked (``OfflineStoreError/Code/storage``), a background sync's too:
-        /// prefer `.completeUntilFirstUserAuthentication` (Docs/ApplePlatforms.md).
+        /// The data protection class of the store's files, set when it opens, on iOS, watchOS
+        /// and visionOS (ignored elsewhere and by an in-memory store). Default: nil, the app
+        /// container's class. `.complete` fails every access while the device is locked
+        /// (``OfflineStoreError/Code/storage``), a background sync's too: prefer
+        /// `.completeUntilFirstUserAuthentication`; under `.completeUnlessOpen` the store keeps
+        /// open what it uses (Docs/ApplePlatforms.md, "File protection").
         public var fileProtection: FileProtection?
         /// How often, while an observation runs, the store looks for writes that other processes committed
         /// to its file (an app extension, a scheduled `offline-store sync`), so observed queries see them
@@ -80,7 +80,7 @@ extension ObjectStore {
     public enum FileProtection: String, Sendable, Hashable, CaseIterable {
         /// Readable only while the device is unlocked.
         case complete
-        /// Files open when the device locks stay usable; new ones cannot be opened.
+        /// Files open when the device locks stay usable, new opens fail: the store opens its connections with it.
         case completeUnlessOpen
         /// Readable from the first unlock after a restart on (what a background sync needs).
         case completeUntilFirstUserAuthentication

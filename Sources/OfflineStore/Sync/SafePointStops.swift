@@ -5,14 +5,18 @@
 enum SafePointStops {
     /// The stop the current run must make here, if any.
     static func check(_ what: String) -> OfflineStoreError? {
-        if let suspension = SyncSuspension.current, suspension.isSuspended {
-            return OfflineStoreError(.cancelled,
-                "\(what) stopped because the store was suspended (the app is going to the background); what was not sent stays queued")
-        }
+        if let suspended = suspended(what) { return suspended }
         if let watch = SyncBudgetWatch.current, watch.mustStop() {
             return OfflineStoreError(.cancelled, "\(what) stopped to stay within its time budget; what was not sent stays queued")
         }
         return nil
+    }
+
+    /// The stop when the store was suspended, else nil.
+    static func suspended(_ what: String) -> OfflineStoreError? {
+        guard let suspension = SyncSuspension.current, suspension.isSuspended else { return nil }
+        return OfflineStoreError(.cancelled,
+            "\(what) stopped because the store was suspended (the app is going to the background); what was not sent stays queued")
     }
 }
 

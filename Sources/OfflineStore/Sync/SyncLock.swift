@@ -15,10 +15,12 @@ import Foundation
 /// once the process that sent them is gone. Stores without a file (in memory) have only
 /// the first lock.
 ///
-/// While the store is suspended (``suspend()``, for an app about to be suspended: iOS
-/// terminates a suspended app that holds a file lock in a shared container), the holder
-/// stops at its next safe point and nobody takes the file lock until ``resume()``; runs
-/// started meanwhile wait for it.
+/// While the store is suspended (``suspend(within:clock:)``, for an app about to be
+/// suspended: iOS terminates a suspended app that holds a file lock in a shared container),
+/// the holder stops at its next safe point and nobody takes the file lock until ``resume()``;
+/// runs started meanwhile wait for it. The holder's run goes on in a child task that the
+/// suspension's deadline cancels (``SyncSuspension/runCancellableAtDeadline(_:)``), so a
+/// request still in flight then cannot keep the lock.
 final class SyncLock: Sendable {
     private struct State {
         var holders = 0
@@ -35,6 +37,15 @@ final class SyncLock: Sendable {
     /// A lock for the store at `storePath`; nil path: this process only.
     init(storePath: String?) {
         file = storePath.map { SyncLockFile(storePath: $0) }
+    }
+
+    /// The lock of the store at `location`, its file opened now when the store's protection
+    /// class needs it (``KeptOpenFiles``).
+    ///
+    /// - Throws: ``OfflineStoreError/Code/storage`` when the lock file cannot be opened.
+    convenience init(_ location: StoreLocation, _ configuration: ObjectStore.Configuration) throws {
+        self.init(storePath: location.isInMemory ? nil : location.path)
+        if location.keptOpen(configuration).syncLockFile { try file?.open() }
     }
 
     /// Runs `body` holding both locks; waits for other tasks and other processes first, and
@@ -55,7 +66,9 @@ final class SyncLock: Sendable {
                 file?.unlock()
                 setHeld(-1)
             }
-            return try await SyncSuspension.$current.withValue(suspension) { try await body() }
+            return try await SyncSuspension.$current.withValue(suspension) {
+                try await suspension.runCancellableAtDeadline(body)
+            }
         }
     }
 
@@ -72,10 +85,23 @@ final class SyncLock: Sendable {
     }
 
     /// Suspends: a run holding the lock stops at its next safe point, and no run takes the
-    /// lock until ``resume()``. Returns once nobody in this process holds it.
-    func suspend() async {
-        suspension.suspend()
-        await waitUntilReleased()
+    /// lock until ``resume()``. Returns once nobody in this process holds it: when the run
+    /// has not stopped `deadline` after the call (on `clock`), or when the calling task is
+    /// cancelled, what it still has in flight is cancelled first.
+    func suspend<C: Clock & Sendable>(within deadline: Duration, clock: C) async where C.Duration == Duration {
+        let epoch = suspension.suspend()
+        let end = clock.now.advanced(by: deadline)
+        let suspension = self.suspension
+        let timer = Task {
+            guard (try? await clock.sleep(until: end, tolerance: nil)) != nil else { return }
+            suspension.interrupt(epoch: epoch)
+        }
+        await withTaskCancellationHandler {
+            await waitUntilReleased()
+        } onCancel: {
+            suspension.interrupt(epoch: epoch)
+        }
+        timer.cancel()
     }
 
     /// Ends a suspension: runs waiting for it take the lock in turn.

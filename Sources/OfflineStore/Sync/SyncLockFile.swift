@@ -5,7 +5,8 @@ import OfflineStorePlatform
 /// (through ``FileLocking``, the platform layer).
 ///
 /// The file is opened (created 0600, with the store file's data protection class) on first
-/// use and kept open for the store's life; the lock belongs to that open file description,
+/// use, or when the store opens under `.completeUnlessOpen` (``KeptOpenFiles``), and kept
+/// open for the store's life; the lock belongs to that open file description,
 /// so the kernel drops it when the process ends, however it ends. Waiting polls with a
 /// short, growing pause (1–25 ms), so a waiting task can be cancelled and no thread is
 /// blocked. While it holds the lock, the holder writes its process id into the file, so a
@@ -53,6 +54,11 @@ final class SyncLockFile: @unchecked Sendable {
         }
         return false
     }
+
+    /// Opens the file now rather than on first use (``KeptOpenFiles``); it stays open.
+    ///
+    /// - Throws: ``OfflineStoreError/Code/storage`` when it cannot be opened.
+    func open() throws { _ = try openedDescriptor() }
 
     /// Releases the lock.
     func unlock() {

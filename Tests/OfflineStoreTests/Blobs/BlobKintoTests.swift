@@ -45,7 +45,7 @@ import Testing
             #expect(pulled.blobsDownloaded == 0 && BlobTestSupport.files(of: b).isEmpty)
             let url = try await b.collection("docs").blobURL("d1", field: "file")
             #expect(try Data(contentsOf: url) == bytes)
-            #expect(try BlobTestSupport.sha256sum(url) == ref.sha256)
+            #expect(try BlobTestSupport.independentSHA256(url) == ref.sha256)
             #expect(try BlobTestSupport.permissions(url.path) == 0o600)
             #expect(try await b.collection("docs").blobURL("d1", field: "file") == url, "read again from the store")
 

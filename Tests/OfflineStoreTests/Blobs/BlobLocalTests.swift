@@ -36,7 +36,7 @@ import Testing
             #expect(try store.onlyEntry("photos", "p1").kind == .create)  // coalesced into the pending create
             let url = try await photos.blobURL("p1", field: "image")
             #expect(try Data(contentsOf: url) == bytes)
-            #expect(try BlobTestSupport.sha256sum(url) == ref.sha256)
+            #expect(try BlobTestSupport.independentSHA256(url) == ref.sha256)
             #expect(try BlobTestSupport.permissions(store.path + ".blobs") == 0o700)
             #expect(try BlobTestSupport.permissions(url.path) == 0o600)
             #expect(try photos.blobStatus("p1", field: "image")?.isPending == true)

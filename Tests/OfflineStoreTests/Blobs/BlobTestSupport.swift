@@ -15,13 +15,9 @@ enum BlobTestSupport {
         return data
     }
 
-    /// The SHA-256 of a file computed by coreutils' `sha256sum`, independent of the store's own.
-    static func sha256sum(_ file: URL) throws -> String {
-        let child = try ChildSpawn(executable: "/usr/bin/sha256sum", arguments: [file.path])
-        let data = FileHandle(fileDescriptor: child.stdout, closeOnDealloc: true).readDataToEndOfFile()
-        _ = FileHandle(fileDescriptor: child.stderr, closeOnDealloc: true).readDataToEndOfFile()
-        try #require(child.waitForExit() == 0)
-        return String(decoding: data, as: UTF8.self).split(separator: " ").first.map(String.init) ?? ""
+    /// The SHA-256 of a file computed apart from the store's own (``ReferenceSHA256``).
+    static func independentSHA256(_ file: URL) throws -> String {
+        try ReferenceSHA256.hex(ofFile: file)
     }
 
     /// The files in a store's blob directory.

@@ -137,14 +137,21 @@ final class CLIProcess: @unchecked Sendable {
 
     /// Starts `executable` (default: the CLI) with `arguments`, through ``ChildSpawn``
     /// (not Foundation's `Process`, whose Linux spawn crashed the test process).
+    /// With `stderrTerminal` (a ``PseudoTerminal``'s slave path) standard error goes to that
+    /// terminal, not to ``stderr``, which stays empty.
     init(_ arguments: [String], environment: [String: String], directory: URL, timeout: Duration = .seconds(90),
-         executable: URL? = nil) throws {
+         executable: URL? = nil, stderrTerminal: String? = nil) throws {
         self.arguments = arguments
         let child = try ChildSpawn(executable: try (executable ?? CLIBinary.url()).path, arguments: arguments,
-                                   environment: environment, directory: directory.path)
+                                   environment: environment, directory: directory.path,
+                                   stderr: stderrTerminal.map { .terminal($0) } ?? .pipe)
         pid = child.pid
         Self.readLines(FileHandle(fileDescriptor: child.stdout, closeOnDealloc: true), into: stdout)
-        Self.readLines(FileHandle(fileDescriptor: child.stderr, closeOnDealloc: true), into: stderr)
+        if stderrTerminal == nil {
+            Self.readLines(FileHandle(fileDescriptor: child.stderr, closeOnDealloc: true), into: stderr)
+        } else {
+            stderr.finish()
+        }
         Thread { [outcome, exited] in
             let status = child.waitForExit()      // blocks this thread only
             outcome.status.withLock { $0 = status }

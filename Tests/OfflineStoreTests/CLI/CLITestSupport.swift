@@ -41,13 +41,15 @@ struct CLIWorkspace: Sendable {
     }
 
     /// Starts the CLI (or `executable`, e.g. a wrapper around it); the environment is the
-    /// test's, without `OFFLINE_STORE`, plus `extra`.
-    func start(_ arguments: [String], environment extra: [String: String] = [:], executable: URL? = nil) throws -> CLIProcess {
+    /// test's, without `OFFLINE_STORE`, plus `extra`; standard error to `stderrTerminal` when given.
+    func start(_ arguments: [String], environment extra: [String: String] = [:], executable: URL? = nil,
+               stderrTerminal: String? = nil) throws -> CLIProcess {
         var environment = ProcessInfo.processInfo.environment
         environment["OFFLINE_STORE"] = nil
         environment["CLI_PASSWORD"] = "secret"
         environment.merge(extra) { _, new in new }
-        return try CLIProcess(arguments, environment: environment, directory: directory.url, executable: executable)
+        return try CLIProcess(arguments, environment: environment, directory: directory.url, executable: executable,
+                              stderrTerminal: stderrTerminal)
     }
 }
 

@@ -107,4 +107,20 @@ struct DocumentationTests {
         let manifest = try String(contentsOf: Self.root.appendingPathComponent("Package.swift"), encoding: .utf8)
         #expect(manifest.contains(#"name: "observing-example""#) && manifest.contains(#"path: "Examples/Observing""#))
     }
+
+    @Test func theBackgroundTaskExampleIsTheOneThePackageBuilds() throws {
+        let built = try String(contentsOf: Self.root.appendingPathComponent("Examples/BackgroundSync/BackgroundSync.swift"),
+                               encoding: .utf8)
+        let snippet = try Self.swiftBlock(in: "Docs/ApplePlatforms.md", under: "## Background sync within a budget")
+        #expect(snippet == built, """
+            Docs/ApplePlatforms.md's background task must be byte-identical to Examples/BackgroundSync/BackgroundSync.swift, \
+            which `swift build` compiles (target BackgroundSyncExample): copy one into the other
+            """)
+        // The order that lets the background sync write, and the Apple-only part kept out of Linux builds.
+        #expect(built.contains("store.resume(postingDatabaseNotification: true)")
+                && built.contains("await store.suspend(postingDatabaseNotification: true)"))
+        #expect(built.contains("#if canImport(BackgroundTasks)"))
+        let manifest = try String(contentsOf: Self.root.appendingPathComponent("Package.swift"), encoding: .utf8)
+        #expect(manifest.contains(#"name: "BackgroundSyncExample""#) && manifest.contains(#"path: "Examples/BackgroundSync""#))
+    }
 }

@@ -10,6 +10,8 @@ struct ChildSpawn: Sendable {
     enum ErrorOutput: Sendable {
         case pipe
         case file(String)
+        /// A terminal device: a ``PseudoTerminal``'s slave side.
+        case terminal(String)
     }
 
     private let child: Subprocess
@@ -18,7 +20,7 @@ struct ChildSpawn: Sendable {
     var pid: Int32 { child.pid }
     /// The read end of the child's standard output.
     var stdout: Int32 { child.standardOutput }
-    /// The read end of the child's standard error (-1 when it goes to a file).
+    /// The read end of the child's standard error (-1 when it goes to a file or a terminal).
     var stderr: Int32 { child.standardError }
 
     /// Starts `executable` with `arguments` (not including the program name).
@@ -29,6 +31,7 @@ struct ChildSpawn: Sendable {
         let standardError: Subprocess.Output = switch errorOutput {
         case .pipe: .pipe
         case .file(let path): .file(path)
+        case .terminal(let path): .terminal(path)
         }
         child = try Subprocess(executable: executable, arguments: arguments, environment: environment,
                                  directory: directory, standardError: standardError)

@@ -103,7 +103,8 @@ extension SyncEngine {
         let outcomes: [PushOutcome]
         do {
             // Once marked in flight, the batch's answer is awaited even if the task is
-            // cancelled now: it is settled below, and the run stops at the loop's top.
+            // cancelled now: it is settled below, and the run stops at the loop's top. Only a
+            // suspension's deadline cancels it: then it is an answer that never came.
             let operations = sent.map(\.operation)
             let pushed = try await SyncCancellation.shielded { try await self.backend.push(operations, collection: collection) }
             outcomes = described.map { IncomingRecords.upgrade(pushed, of: $0) } ?? pushed   // the server's copies, in the current shape
@@ -111,7 +112,7 @@ extension SyncEngine {
                 throw OfflineStoreError(.badResponse, "the backend answered \(outcomes.count) outcomes for \(sent.count) operations")
             }
         } catch {
-            let stop = OfflineStoreError.sync(error)
+            let stop = SyncCancellation.interruptedPush(error) ?? OfflineStoreError.sync(error)
             try write("returning entries to the queue") { db in
                 // A wait the server asked for (Retry-After / Backoff) is kept for AutoSync.
                 let notBefore = stop.retryAfter.map { configuration.now().addingTimeInterval($0.timeInterval) }

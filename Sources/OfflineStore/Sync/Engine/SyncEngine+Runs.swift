@@ -2,7 +2,7 @@ import Foundation
 
 /// The runs the app starts: `flush`, `refresh` and `sync` (flush, then refresh, under one
 /// hold of the sync lock), each with its `started` / `progress` / `finished` or `error`
-/// events (Docs/Observing.md).
+/// events (Docs/Observing.md); and the suspension that stops them.
 extension SyncEngine {
     /// ``ObjectStore/flush()``; entries whose retry delay has not come are skipped when
     /// `honouringRetryDelays` (AutoSync).
@@ -121,5 +121,28 @@ extension SyncEngine {
         try read("reading the last sync time") { db in
             try MetaTable.value(forKey: MetaTable.lastSyncKey, in: db).flatMap(Double.init).map(Date.init(timeIntervalSince1970:))
         }
+    }
+
+    // MARK: Suspension (ObjectStore.suspend(within:clock:postingDatabaseNotification:), resume(postingDatabaseNotification:))
+
+    /// Suspends the sync lock (``SyncLock/suspend(within:clock:)``), then, once it is
+    /// released, posts the database suspension when asked: a run that stops still writes
+    /// what it settled.
+    func suspend<C: Clock & Sendable>(within deadline: Duration, clock: C, postingDatabaseNotification: Bool) async
+    where C.Duration == Duration {
+        precondition(deadline >= .zero, "a suspension's deadline cannot be negative")
+        await lock.suspend(within: deadline, clock: clock)
+        if postingDatabaseNotification {
+            NotificationCenter.default.post(name: ObjectStore.databaseSuspendNotification, object: nil)
+        }
+    }
+
+    /// Posts the database resumption when asked, then resumes the sync lock: the runs that
+    /// were waiting write as soon as they go on.
+    func resume(postingDatabaseNotification: Bool) {
+        if postingDatabaseNotification {
+            NotificationCenter.default.post(name: ObjectStore.databaseResumeNotification, object: nil)
+        }
+        lock.resume()
     }
 }
