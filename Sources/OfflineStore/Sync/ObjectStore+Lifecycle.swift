@@ -4,16 +4,19 @@ import GRDB
 /// The app's lifecycle on Apple platforms: suspension, and syncs that fit a background
 /// task's time (Docs/ApplePlatforms.md).
 extension ObjectStore {
-    /// How long ``suspend()`` lets a request on the wire go on before cancelling it: 5 s (Docs/ApplePlatforms.md).
+    /// How long ``suspend()`` lets a request still on the wire go on before cancelling it:
+    /// 5 s, well inside the background time iOS grants (Docs/ApplePlatforms.md, "Suspension").
     public static let defaultSuspensionDeadline: Duration = .seconds(5)
 
     /// ``suspend(within:postingDatabaseNotification:)`` with the default deadline, posting nothing.
     public func suspend() async { await suspend(within: Self.defaultSuspensionDeadline) }
 
-    /// Prepares for the app's suspension (`0xdead10cc`): a running flush, refresh, sync or reset stops at its
-    /// next safe point (throwing ``OfflineStoreError/Code/cancelled``), a request unanswered at `deadline` is
-    /// cancelled as a lost answer, none starts until ``resume()``; returns once the sync lock is released, then
-    /// posts ``databaseSuspendNotification`` if `postingDatabaseNotification` (Docs/ApplePlatforms.md, "Suspension").
+    /// Prepares for the app's suspension (iOS kills a suspended app holding a file lock in a
+    /// shared container, `0xdead10cc`): a running flush, refresh, sync or reset stops at its
+    /// next safe point, throwing ``OfflineStoreError/Code/cancelled``; none starts until ``resume()``.
+    /// Returns once the sync lock is released; a request still unanswered at `deadline` is
+    /// cancelled and handled as a lost answer. `postingDatabaseNotification` then posts
+    /// ``databaseSuspendNotification`` (Docs/ApplePlatforms.md, "Suspension").
     public func suspend(within deadline: Duration = ObjectStore.defaultSuspensionDeadline,
                         postingDatabaseNotification: Bool = false) async {
         await suspend(within: deadline, clock: ContinuousClock(), postingDatabaseNotification: postingDatabaseNotification)
@@ -28,7 +31,8 @@ extension ObjectStore {
     /// Ends a suspension: runs waiting for it take the sync lock in turn.
     public func resume() { resume(postingDatabaseNotification: false) }
 
-    /// Ends a suspension, first posting ``databaseResumeNotification`` if `postingDatabaseNotification`.
+    /// Ends a suspension, first posting ``databaseResumeNotification`` when
+    /// `postingDatabaseNotification` (after the suspend one, no write succeeds without it).
     public func resume(postingDatabaseNotification: Bool) {
         syncEngine.resume(postingDatabaseNotification: postingDatabaseNotification)
     }
@@ -53,7 +57,8 @@ extension ObjectStore {
     ///   - budget: the longest the run may take.
     ///   - clock: the clock the budget is measured on (inject one in tests).
     /// - Returns: the report, and whether the run stopped for its budget.
-    /// - Throws: as ``sync()`` when the run stopped for another reason, with what was done in its report.
+    /// - Throws: as ``sync()`` when the run stopped for another reason (offline, refused,
+    ///   cancelled, suspended), with what was done in its ``OfflineStoreError/report``.
     public func sync<C: Clock & Sendable>(within budget: Duration, clock: C) async throws -> BudgetedSyncReport
     where C.Duration == Duration {
         try await syncEngine.sync(within: budget, clock: clock)

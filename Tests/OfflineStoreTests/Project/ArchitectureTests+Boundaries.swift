@@ -51,10 +51,12 @@ extension ArchitectureTests {
         #expect(offenders.isEmpty, "SQL or GRDB outside the library's persistence layer: \(offenders)")
     }
 
-    /// Lines inside `ObjectStore`'s own bodies (its class and every `extension ObjectStore…`,
-    /// braces included): the facade forwards, so it stays small.
+    /// Code lines inside `ObjectStore`'s own bodies (its class and every `extension ObjectStore…`,
+    /// braces included; blank lines and comments are not counted, so documenting the public API
+    /// costs nothing): the facade forwards, so the code a reader must follow there stays small.
+    /// 270 lines when this measure replaced a count that included doc comments (705 of 700).
     @Test func theFacadeOnlyComposes() throws {
-        var lines = 0
+        var lines = 0, all = 0
         var perFile: [String: Int] = [:]
         let opening = try Regex(#"^(?:public |final |@\w+ )*(?:class|extension) ObjectStore[ :{.]"#)
         for file in try Self.files() {
@@ -62,14 +64,18 @@ extension ArchitectureTests {
             for line in file.text.components(separatedBy: "\n") {
                 if !inside, line.firstMatch(of: opening) != nil { inside = true }
                 if inside {
-                    lines += 1
-                    perFile[file.path, default: 0] += 1
+                    all += 1
+                    let trimmed = line.trimmingCharacters(in: .whitespaces)
+                    if !trimmed.isEmpty, !trimmed.hasPrefix("//") {
+                        lines += 1
+                        perFile[file.path, default: 0] += 1
+                    }
                     if line.hasPrefix("}") { inside = false }
                 }
             }
         }
-        #expect(lines > 300, "the walk found the facade: \(perFile)")
-        #expect(lines <= 700, "ObjectStore bodies hold \(lines) lines: \(perFile.sorted { $0.value > $1.value })")
+        #expect(all > 300 && lines > 150, "the walk found the facade: \(perFile)")
+        #expect(lines <= 300, "ObjectStore bodies hold \(lines) code lines: \(perFile.sorted { $0.value > $1.value })")
         // The facade drives neither the queue nor an object's rows: the engines do.
         let engineParts = ["QueueStep", "ConflictWrites", "FailedEntryActions", "ObjectSnapshot", "ScopeRule", "withSyncLock",
                            "Backend.push", "backend.pull", "backend.push", "QueueTable.append", "ObjectRow(collection"]
