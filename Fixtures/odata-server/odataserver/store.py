@@ -13,8 +13,10 @@ to the service root, which changes with the port.
 
 from __future__ import annotations
 
+import bisect
 import sqlite3
 import threading
+import uuid
 from typing import Any, Iterable
 
 from odatapy.data import Entity
@@ -41,12 +43,21 @@ def key_text(value: Any) -> str:
     return str(value)
 
 
+def sort_value(value: Any) -> Any:
+    """Keys in plain mode's order: integers by value, Guids as their lower-case text."""
+    return str(value) if isinstance(value, uuid.UUID) else value
+
+
 class StateError(Exception):
     """The state file cannot be used by this server (another mode wrote it)."""
 
 
 class PersistentStore(InMemoryDataStore):
-    """An :class:`InMemoryDataStore` with a key index, key counters and a SQLite file."""
+    """An :class:`InMemoryDataStore` with a key index, key counters and a SQLite file.
+
+    In plain mode every set is kept in key order, which is the order that mode lists
+    and pages in (with ``$orderby``, key order is the tie-break odatapy sorts from).
+    """
 
     def __init__(self, path: str, mode: str) -> None:
         super().__init__()
@@ -54,6 +65,9 @@ class PersistentStore(InMemoryDataStore):
         self.mode = mode
         #: entity set -> key text -> the stored entity; kept with every insert and removal.
         self.index: dict[str, dict[str, Entity]] = {name: {} for name in ENTITY_SETS}
+        self.key_ordered = mode == "plain"
+        #: entity set -> the sort values of its keys, in list order (plain mode only).
+        self.order: dict[str, list[Any]] = {name: [] for name in ENTITY_SETS}
         #: entity set -> the last key the server assigned (never reused after a delete).
         self.counters: dict[str, int] = {name: 0 for name in ENTITY_SETS}
         #: (entity set, key text) pairs written since the last flush.
@@ -62,17 +76,30 @@ class PersistentStore(InMemoryDataStore):
         self._db_lock = threading.Lock()
         self.db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
         self.db.execute("PRAGMA journal_mode=WAL")
+        # Safe against the server being killed; only a machine crash may lose the last writes.
+        self.db.execute("PRAGMA synchronous=NORMAL")
         self.db.executescript(_SCHEMA)
 
     # --- the key index ---------------------------------------------------
     def _key_of(self, entity_set: str, entity: Entity) -> str:
         return key_text(entity.get_value(ENTITY_SETS[entity_set][1]))
 
+    def _sort_value(self, entity_set: str, entity: Entity) -> Any:
+        return sort_value(entity.get_value(ENTITY_SETS[entity_set][1]))
+
     def _reindex(self, entity_set: str) -> None:
-        self.index[entity_set] = {self._key_of(entity_set, e): e for e in self.data.get(entity_set, [])}
+        entities = self.data.setdefault(entity_set, [])
+        if self.key_ordered:
+            entities.sort(key=lambda e: self._sort_value(entity_set, e))
+            self.order[entity_set] = [self._sort_value(entity_set, e) for e in entities]
+        self.index[entity_set] = {self._key_of(entity_set, e): e for e in entities}
 
     def insert_entity(self, entity_set: str, entity: Entity, index: int | None = None) -> None:
         with self._lock:
+            if self.key_ordered and index is None:
+                value = self._sort_value(entity_set, entity)
+                index = bisect.bisect(self.order.setdefault(entity_set, []), value)
+                self.order[entity_set].insert(index, value)
             super().insert_entity(entity_set, entity, index)
             self.index.setdefault(entity_set, {})[self._key_of(entity_set, entity)] = entity
 
@@ -81,6 +108,9 @@ class PersistentStore(InMemoryDataStore):
             removed = super().remove_entity(entity_set, entity)
             if removed:
                 self.index.get(entity_set, {}).pop(self._key_of(entity_set, entity), None)
+                if self.key_ordered:
+                    order = self.order[entity_set]
+                    del order[bisect.bisect_left(order, self._sort_value(entity_set, entity))]
             return removed
 
     def set_entities(self, entity_set: str, entities: list[Entity]) -> None:
