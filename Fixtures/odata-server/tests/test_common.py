@@ -75,6 +75,34 @@ class CommonFacts:
         self.assertEqual(updated.json["CreatedAt"], body["CreatedAt"])  # PUT keeps it
         self.assertEqual(updated.json["ModifiedAt"], "2027-01-15T08:00:00.123Z")
 
+    def test_odatapy_leaves_nullability_and_unknown_properties_unchecked(self) -> None:
+        no_title = self.server.create("Tasks", {"ID": guid(130), "Done": True})
+        self.assertEqual(no_title.status, 201)
+        self.assertIsNone(no_title.json["Title"])
+        bogus = self.server.create("Tasks", {"ID": guid(131), "Title": "b", "Bogus": 1})
+        self.assertEqual(bogus.status, 201)
+        self.assertNotIn("Bogus", bogus.json)
+
+    def test_put_to_a_missing_key_is_404_and_return_minimal_is_204_with_the_entity_id(self) -> None:
+        self.assertEqual(self.server.request("PUT", f"Tasks({guid(140)})", {"Title": "up"},
+                                             headers={"If-Match": "*"}).status, 404)
+        minimal = self.server.create("Tasks", {"ID": guid(141), "Title": "m"}, headers={"Prefer": "return=minimal"})
+        self.assertEqual(minimal.status, 204)
+        self.assertTrue(minimal.header("OData-EntityId").endswith(f"/Tasks({guid(141)})"))
+        self.assertEqual(minimal.header("Location"), minimal.header("OData-EntityId"))
+        self.assertTrue(minimal.header("ETag").startswith('W/"'))
+        self.assertEqual(minimal.header("Preference-Applied"), "return=minimal")
+
+    def test_timestamps_drop_trailing_zeros(self) -> None:
+        self.server.set_clock(1_800_000_000_990)
+        answer = self.server.create("Tasks", {"ID": guid(150), "Title": "z"})
+        self.assertEqual(answer.json["ModifiedAt"], "2027-01-15T08:00:00.99Z")
+
+    def test_a_4_0_client_gets_odata_version_4_0(self) -> None:
+        answer = self.server.request("GET", "Tasks", headers={"OData-MaxVersion": "4.0"})
+        self.assertEqual(answer.header("OData-Version"), "4.0")
+        self.assertEqual(self.server.request("GET", "Tasks").header("OData-Version"), "4.01")
+
     def test_an_order_naming_no_customer_is_400(self) -> None:
         answer = self.server.create("Orders", {"CustomerID": 424242, "Product": "p", "Quantity": 1})
         self.assertEqual(answer.status, 400)

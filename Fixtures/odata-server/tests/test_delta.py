@@ -33,6 +33,11 @@ class DeltaFacts(ServerCase):
         star = self.server.request("PATCH", f"Tasks({guid(2)})", {"Title": "d"}, headers={"If-Match": "*"})
         self.assertEqual((star.status, star.header("ETag")), (204, 'W/"3"'))
 
+    def test_if_match_is_compared_weakly(self) -> None:
+        self.server.create("Tasks", {"ID": guid(5), "Title": "a"})
+        strong = self.server.request("PATCH", f"Tasks({guid(5)})", {"Title": "b"}, headers={"If-Match": '"1"'})
+        self.assertEqual((strong.status, strong.header("ETag")), (204, 'W/"2"'))
+
     def test_duplicate_key_is_409(self) -> None:
         self.assertEqual(self.server.create("Tasks", {"ID": guid(3), "Title": "a"}).status, 201)
         again = self.server.create("Tasks", {"ID": guid(3), "Title": "a"})
@@ -87,6 +92,16 @@ class DeltaFacts(ServerCase):
         self.assertEqual(entry["reason"], "deleted")
         self.assertTrue(entry["id"].endswith(f"/Tasks({guid(20)})"))
         self.assertTrue(entry["@odata.context"].endswith("$metadata#Tasks/$deletedEntity"))
+
+    def test_the_delta_link_drops_select_and_its_token_counts_changes_of_every_set(self) -> None:
+        first = self.server.request("GET", "Customers?$select=ID,Name", headers=TRACK)
+        link = first.json["@odata.deltaLink"]
+        self.assertTrue(link.endswith("/Customers?$deltatoken=" + link.rsplit("=", 1)[1]), link)
+        before = int(link.rsplit("=", 1)[1])
+        self.server.create("Tasks", {"ID": guid(35), "Title": "elsewhere"})
+        after = self.server.request("GET", "Customers", headers=TRACK).json["@odata.deltaLink"]
+        self.assertEqual(int(after.rsplit("=", 1)[1]), before + 1)
+        self.assertEqual(self.server.request("GET", link).json["value"], [])
 
     def test_the_delta_link_drops_the_filter(self) -> None:
         self.server.create("Tasks", {"ID": guid(30), "Title": "wanted"})
