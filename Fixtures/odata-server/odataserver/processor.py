@@ -66,10 +66,6 @@ def _datetime(ms: int) -> datetime:
     return datetime.fromtimestamp(ms / 1000, tz=timezone.utc)
 
 
-def _ms(value: datetime) -> int:
-    return int(round(value.timestamp() * 1000))
-
-
 class FixtureProcessor(InMemoryProcessor, CustomETagSupport):
     """The processors of both modes; ``mode`` is ``"delta"`` or ``"plain"``."""
 
