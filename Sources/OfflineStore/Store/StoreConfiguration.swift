@@ -5,12 +5,8 @@ import Logging
 extension ObjectStore {
     /// How a store behaves; every property has a documented default.
     public struct Configuration: Sendable {
-        /// How long opening the store, an edit or any other write waits while another
-        /// connection (another process: an app extension, `offline-store`) holds a write
-        /// transaction on the file, before failing with ``OfflineStoreError/Code/locked``;
-        /// an edit that fails so was not stored. Reads never wait for a writer. The wait
-        /// blocks the calling thread: open and write off the main thread when another process
-        /// may hold the file. Default: 5 seconds.
+        /// How long opening the store and every write wait for another process's write transaction before
+        /// ``OfflineStoreError/Code/locked``, blocking the caller (Docs/Errors.md, "A busy store"). Default: 5 seconds.
         public var busyTimeout: Duration = .seconds(5)
         /// When edits reach the network. Default: ``WriteMode/immediate``.
         public var writeMode: WriteMode = .immediate
