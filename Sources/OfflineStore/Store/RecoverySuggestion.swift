@@ -131,14 +131,14 @@ enum RecoverySuggestion {
         let synced = "Synced data is read again from the server."
         switch pendingEdits {
         case nil:
-            return "Removing the app's local data also deletes every change not yet sent to the server and anything "
+            return "Removing the app's local data also deletes every change still waiting to be sent to the server and anything "
                 + "kept only on this device: keep a copy of the data file first. " + synced
         case 0?:
             return "No change waits to be sent, but removing the app's local data deletes anything kept only on "
                 + "this device: keep a copy of the data file first. " + synced
         case let count?:
             let changes = count == 1 ? "1 change" : "\(count) changes"
-            return "The data file holds \(changes) not yet sent to the server: removing the app's local data deletes "
+            return "The data file holds \(changes) still waiting to be sent to the server: removing the app's local data deletes "
                 + "\(count == 1 ? "it" : "them") and anything kept only on this device, so keep a copy of the file first. " + synced
         }
     }

@@ -124,10 +124,10 @@ struct RecoverySuggestionTableTests {
     @Test(arguments: [OfflineStoreError.Code.corrupted, .notADatabase])
     func aDamagedStoreWarnsOfTheUnsentEdits(_ code: OfflineStoreError.Code) {
         let counted = RecoverySuggestion.text(for: code, fate: .unknown, pendingEdits: 3)
-        #expect(counted.contains("3 changes not yet sent") && counted.contains("keep a copy"), "\(counted)")
-        #expect(RecoverySuggestion.text(for: code, fate: .unknown, pendingEdits: 1).contains("1 change not yet sent"))
+        #expect(counted.contains("3 changes still waiting to be sent") && counted.contains("keep a copy"), "\(counted)")
+        #expect(RecoverySuggestion.text(for: code, fate: .unknown, pendingEdits: 1).contains("1 change still waiting to be sent"))
         let uncounted = RecoverySuggestion.text(for: code, fate: .unknown, pendingEdits: nil)
-        #expect(uncounted.contains("every change not yet sent") && uncounted.contains("keep a copy"), "\(uncounted)")
+        #expect(uncounted.contains("every change still waiting to be sent") && uncounted.contains("keep a copy"), "\(uncounted)")
         let none = RecoverySuggestion.text(for: code, fate: .unknown, pendingEdits: 0)
         #expect(none.contains("No change waits to be sent") && none.contains("kept only on this device"), "\(none)")
         for text in [counted, uncounted, none] {
