@@ -74,8 +74,10 @@ extension ObjectCollection {
     ///
     /// - Throws: ``OfflineStoreError/Code/notFound`` when the blob did not fail.
     public func retryBlobUpload(_ id: String, field: String) throws {
-        try store.local.write("retrying the blob \(field) of \(name)/\(id)") { db in
-            if try !BlobTable.retryFailedUpload(db, collection: name, id: id, field: field) { throw OfflineStoreError(.notFound, "object \(name)/\(id) has no failed blob in '\(field)'") }
+        try OfflineStoreError.refusingEdit {
+            try store.local.write("retrying the blob \(field) of \(name)/\(id)") { db in
+                if try !BlobTable.retryFailedUpload(db, collection: name, id: id, field: field) { throw OfflineStoreError(.notFound, "object \(name)/\(id) has no failed blob in '\(field)'") }
+            }
         }
     }
 
@@ -100,6 +102,14 @@ extension ObjectCollection {
 
     private func attach(_ id: String, field: String, mimetype: String, policy: UpdatePolicy?,
                         write: (BlobFiles, String) throws -> (size: Int64, sha256: String)) async throws -> BlobReference {
+        // Nothing is stored until the edit commits; after, the edit says what became of it.
+        try await OfflineStoreError.refusingEdit {
+            try await attachChecked(id, field: field, mimetype: mimetype, policy: policy, write: write)
+        }
+    }
+
+    private func attachChecked(_ id: String, field: String, mimetype: String, policy: UpdatePolicy?,
+                               write: (BlobFiles, String) throws -> (size: Int64, sha256: String)) async throws -> BlobReference {
         let descriptor = try descriptor()
         guard descriptor.isBlobField(field) else {
             throw OfflineStoreError(.schemaViolation, "collection \(name): '\(field)' is not a declared blob field")

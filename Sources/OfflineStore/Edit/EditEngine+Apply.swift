@@ -8,15 +8,18 @@ extension EditEngine {
     /// the app now sees it (nil after a delete): callers that discard it pay for no ``StoredObject``.
     func apply(_ edit: LocalEdit, to collection: CollectionDescriptor, in db: Database,
                isolation: EditIsolation) throws -> JSONValue? {
-        switch isolation {
-        case .ownTransaction:
-            return try applyWithinSizeLimit(edit, to: collection, in: db, latch: nil)
-        case .shared(let latch):
-            try latch.check()
-            return try applyWithinSizeLimit(edit, to: collection, in: db, latch: latch)
-        case .savepoint:
-            return try EditSavepoint.run(db, on: writerStatements) {
-                try applyWithinSizeLimit(edit, to: collection, in: db, latch: nil)
+        // A failed edit wrote nothing that stays (a failure half-written rolls its transaction back).
+        try OfflineStoreError.refusingEdit {
+            switch isolation {
+            case .ownTransaction:
+                return try applyWithinSizeLimit(edit, to: collection, in: db, latch: nil)
+            case .shared(let latch):
+                try latch.check()
+                return try applyWithinSizeLimit(edit, to: collection, in: db, latch: latch)
+            case .savepoint:
+                return try EditSavepoint.run(db, on: writerStatements) {
+                    try applyWithinSizeLimit(edit, to: collection, in: db, latch: nil)
+                }
             }
         }
     }

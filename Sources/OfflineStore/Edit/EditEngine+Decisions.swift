@@ -2,11 +2,11 @@ import GRDB
 
 /// The app's own decisions on queued edits (Docs/Errors.md, Docs/Sync.md): resolving a
 /// conflict, acting on a failed entry, cancelling an entry. Each is one transaction that
-/// changes nothing when it is refused.
+/// changes nothing when it is refused (its error's fate is ``OfflineStoreError/DataFate/notStored``).
 extension EditEngine {
     /// ``ObjectStore/resolve(_:id:with:)``.
     func resolve(_ collection: String, id: String, with resolution: Resolution) throws {
-        try local.write("resolving \(collection)/\(id)") { db in
+        try OfflineStoreError.refusingEdit { try local.write("resolving \(collection)/\(id)") { db in
             guard let row = try ObjectRow.fetch(db, collection: collection, id: id) else {
                 throw OfflineStoreError(.notFound, "object \(collection)/\(id) does not exist")
             }
@@ -16,24 +16,28 @@ extension EditEngine {
             if case .preserve = resolution { return }
             try ConflictWrites.apply(resolution, to: row, validatingWith: try local.collections.descriptor(of: collection),
                                      in: db, now: configuration.now())
-        }
+        } }
     }
 
     /// ``ObjectStore/perform(_:on:id:)``: one error action on the object's failed entry.
     func act(_ action: FailedEntryAction, on collection: String, id: String) throws {
-        _ = try local.collections.descriptor(of: collection)
-        try local.write("\(action.rawValue) of \(collection)/\(id)") { db in
-            try FailedEntryActions.apply(action, collection: collection, id: id, in: db)
+        try OfflineStoreError.refusingEdit {
+            _ = try local.collections.descriptor(of: collection)
+            try local.write("\(action.rawValue) of \(collection)/\(id)") { db in
+                try FailedEntryActions.apply(action, collection: collection, id: id, in: db)
+            }
         }
     }
 
     /// ``ObjectStore/cancel(entry:)``: every unsent edit of the entry's object goes.
     func cancel(entry seq: Int64) throws {
-        try local.write("cancelling queue entry \(seq)") { db in
-            guard let entry = try QueueTable.entry(db, seq: seq) else {
-                throw OfflineStoreError(.notFound, "no queue entry \(seq)")
+        try OfflineStoreError.refusingEdit {
+            try local.write("cancelling queue entry \(seq)") { db in
+                guard let entry = try QueueTable.entry(db, seq: seq) else {
+                    throw OfflineStoreError(.notFound, "no queue entry \(seq)")
+                }
+                try FailedEntryActions.rollBack(db, collection: entry.collection, id: entry.objectID)
             }
-            try FailedEntryActions.rollBack(db, collection: entry.collection, id: entry.objectID)
         }
     }
 }

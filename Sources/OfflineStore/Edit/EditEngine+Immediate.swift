@@ -18,39 +18,49 @@ extension EditEngine {
             try alongside?(db)
             return (before, try ObjectRow.fetch(db, collection: name, id: id)?.localRev)
         }
-        let stop = try await sync.flushForImmediateWrite()
-        let (row, entries, upload) = try local.read("reading \(name)/\(id)") { db in
-            // A create the server gave its own id is read under that id (the temporary one is gone).
-            let id = try ObjectKeyedTables.serverID(db, for: id, in: name) ?? id
-            return (try ObjectRow.fetch(db, collection: name, id: id), try QueueTable.entries(db, collection: name, id: id),
-                    try awaitedUpload?(db, id) ?? .done)
+        // From here on the edit is committed: every error says what became of it.
+        let stop: OfflineStoreError?
+        do { stop = try await sync.flushForImmediateWrite() } catch let error as OfflineStoreError {
+            throw error.with(.storedAndQueued)  // the push did not run; the edit waits in the queue
+        }
+        let (row, entries, upload) = try OfflineStoreError.afterStoring(.stored) {
+            try local.read("reading \(name)/\(id)") { db in
+                // A create the server gave its own id is read under that id (the temporary one is gone).
+                let id = try ObjectKeyedTables.serverID(db, for: id, in: name) ?? id
+                return (try ObjectRow.fetch(db, collection: name, id: id), try QueueTable.entries(db, collection: name, id: id),
+                        try awaitedUpload?(db, id) ?? .done)
+            }
         }
         // The call succeeds only when the server applied the edit (nothing left queued).
-        let failure: OfflineStoreError
+        let failure: OfflineStoreError, answer: AwaitedEditFate.Answer
         if let failed = entries.first(where: { $0.state == .failed }) {
             failure = OfflineStoreError(.failedEntry, "the server rejected the \(failed.kind.rawValue) of \(name)/\(id)",
                                         status: failed.status, body: failed.responseBody)
+            answer = .held
         } else if row?.state == .conflicted {
             // The conflict is kept for the app to resolve, whatever the update policy.
-            throw OfflineStoreError(.conflict, "object \(name)/\(id) conflicts with the server's version; resolve it")
+            throw OfflineStoreError(.conflict, "object \(name)/\(id) conflicts with the server's version; resolve it",
+                                    dataFate: AwaitedEditFate.decide(.held, policy: policy, undone: false))
         } else if !entries.isEmpty {
-            failure = stop ?? OfflineStoreError(.conflict, "the server did not confirm \(name)/\(id); the edit stays queued")
+            failure = stop ?? OfflineStoreError(.conflict, "the server did not confirm \(name)/\(id)")
+            answer = .notTaken
         } else if let unfinished = AwaitedUploadRule.failure(upload, place: "\(name)/\(row?.id ?? id)", stop: stop) {
             // The edit itself is on the server, so there is nothing to undo; the blob waits or failed.
             if unfinished.code == .offline && policy != .updateIfOnline { return row?.effective }
-            throw unfinished
+            throw unfinished.with(AwaitedEditFate.decide(.uploadUnfinished, policy: policy, undone: false))
         } else {
             return row?.effective
         }
         if policy == .updateIfOnline {
-            guard try undo(snapshot, ifStillAt: writtenRev) else {
+            guard try OfflineStoreError.afterStoring(.stored, { try undo(snapshot, ifStillAt: writtenRev) }) else {
                 throw OfflineStoreError(failure.code, failure.message + "; the object changed meanwhile, so the edit stays queued",
-                                        status: failure.status, body: failure.body, retryAfter: failure.retryAfter)
+                                        status: failure.status, body: failure.body, retryAfter: failure.retryAfter,
+                                        dataFate: AwaitedEditFate.decide(answer, policy: policy, undone: false))
             }
-            throw failure
+            throw failure.with(AwaitedEditFate.decide(answer, policy: policy, undone: true))
         }
         if failure.code == .offline { return row?.effective }  // durable and queued, as the policy says
-        throw failure
+        throw failure.with(AwaitedEditFate.decide(answer, policy: policy, undone: false))
     }
 
     /// Puts the object and its queue entries back as they were before a failed online-only

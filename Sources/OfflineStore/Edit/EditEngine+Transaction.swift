@@ -31,7 +31,9 @@ extension EditEngine {
                 }
             }
         } catch {
-            throw bodyError ?? error
+            // Nothing of the block was stored; the block's own errors reach the caller as they are.
+            if let bodyError { throw (bodyError as? OfflineStoreError)?.beforeStoring ?? bodyError }
+            throw (error as? OfflineStoreError)?.beforeStoring ?? error
         }
     }
 }

@@ -47,6 +47,15 @@ final class EditEngine: Sendable {
     func edit(_ edit: LocalEdit, in name: String, policy override: UpdatePolicy?,
               alongside: ((Database) throws -> Void)? = nil,
               awaitedUpload: ((Database, String) throws -> AwaitedUploadRule.Upload)? = nil) async throws -> JSONValue? {
+        // Until the edit commits nothing of it is stored; after, editImmediately says what became of it.
+        try await OfflineStoreError.refusingEdit {
+            try await routed(edit, in: name, policy: override, alongside: alongside, awaitedUpload: awaitedUpload)
+        }
+    }
+
+    private func routed(_ edit: LocalEdit, in name: String, policy override: UpdatePolicy?,
+                        alongside: ((Database) throws -> Void)?,
+                        awaitedUpload: ((Database, String) throws -> AwaitedUploadRule.Upload)?) async throws -> JSONValue? {
         let descriptor = try local.collections.descriptor(of: name)
         let policy = effectiveUpdatePolicy(descriptor, override: override)
         let edit = try edit.withGeneratedID()

@@ -25,9 +25,11 @@ public struct LocalTransaction {
     }
 
     private func descriptor(_ collection: String) throws -> CollectionDescriptor {
-        let d = try engine.local.collections.descriptor(of: collection)
-        try onlineCheck(d)
-        return d
+        try OfflineStoreError.refusingEdit {
+            let d = try engine.local.collections.descriptor(of: collection)
+            try onlineCheck(d)
+            return d
+        }
     }
 
     /// Creates an object; returns it with its id.

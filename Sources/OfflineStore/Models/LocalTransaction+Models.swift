@@ -11,8 +11,10 @@ extension LocalTransaction {
     /// - Throws: `EncodingError` for a value JSON cannot hold; ``OfflineStoreError``
     ///   `invalidID`, `schemaViolation`, `unknownCollection`; a storage error.
     public func save<M: SyncModel>(_ model: M) throws {
-        let value = try ModelEncoder(coding: M.coding).encodeForStore(model, "\(M.collectionName)/\(model.id)")
-        _ = try apply(.save(value, keeping: try ModelFields.allNames(of: M.self)), in: M.collectionName)
+        try OfflineStoreError.refusingEdit {
+            let value = try ModelEncoder(coding: M.coding).encodeForStore(model, "\(M.collectionName)/\(model.id)")
+            _ = try apply(.save(value, keeping: try ModelFields.allNames(of: M.self)), in: M.collectionName)
+        }
     }
 
     /// Deletes a model's object inside the transaction.

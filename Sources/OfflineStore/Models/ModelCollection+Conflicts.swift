@@ -16,7 +16,7 @@ extension ModelCollection {
     /// - Throws: ``OfflineStoreError`` `notFound`, `notConflicted`, a validation error,
     ///   or `EncodingError` for a model JSON cannot hold.
     public func resolve(_ conflict: ModelConflict<M>, with resolution: ModelResolution<M>) throws {
-        try store.resolve(name, id: conflict.id, with: try resolution.resolution(of: conflict.json))
+        try OfflineStoreError.refusingEdit { try store.resolve(name, id: conflict.id, with: try resolution.resolution(of: conflict.json)) }
     }
 
     /// Resolves a conflict with a model (for example one built by

@@ -13,10 +13,12 @@ extension ModelCollection {
     ///   stored result does not decode.
     @discardableResult
     public func save(_ model: M, policy: UpdatePolicy? = nil) async throws -> M {
-        let value = try encoder.encodeForStore(model, "\(name)/\(model.id)")
-        let stored = try await store.editEngine.edit(.save(value, keeping: try ModelFields.allNames(of: M.self)), in: name, policy: policy)
+        let stored = try await OfflineStoreError.refusingEdit {
+            let value = try encoder.encodeForStore(model, "\(name)/\(model.id)")
+            return try await store.editEngine.edit(.save(value, keeping: try ModelFields.allNames(of: M.self)), in: name, policy: policy)
+        }
         guard let stored else { return model }
-        return try decode(stored, id: stored["id"]?.stringValue ?? model.id)
+        return try OfflineStoreError.afterStoring(.stored) { try decode(stored, id: stored["id"]?.stringValue ?? model.id) }
     }
 
     /// Creates the model's object; fails if one with its id exists.
@@ -24,8 +26,10 @@ extension ModelCollection {
     /// - Throws: ``OfflineStoreError`` `alreadyExists`, and as ``save(_:policy:)``.
     @discardableResult
     public func create(_ model: M, policy: UpdatePolicy? = nil) async throws -> M {
-        let stored = try await json.create(try encoder.encodeForStore(model, "\(name)/\(model.id)"), policy: policy)
-        return try decode(stored, id: stored["id"]?.stringValue ?? model.id)
+        let stored = try await OfflineStoreError.refusingEdit {
+            try await json.create(try encoder.encodeForStore(model, "\(name)/\(model.id)"), policy: policy)
+        }
+        return try OfflineStoreError.afterStoring(.stored) { try decode(stored, id: stored["id"]?.stringValue ?? model.id) }
     }
 
     /// Deletes the object with this id (locally a tombstone until the server has the delete).
@@ -48,6 +52,6 @@ extension ModelCollection {
     /// - Throws: as ``findAll(where:orderBy:limit:offset:)-(ModelPredicate<M>?,_,_,_)`` and ``delete(_:policy:)-(String,_)``.
     @discardableResult
     public func deleteAll(where predicate: ModelPredicate<M>? = nil, policy: UpdatePolicy? = nil) async throws -> Int {
-        try await json.destroyAll(where: try predicate?.condition.get(), policy: policy)
+        try await OfflineStoreError.refusingEdit { try await json.destroyAll(where: try predicate?.condition.get(), policy: policy) }
     }
 }

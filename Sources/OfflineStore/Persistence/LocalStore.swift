@@ -34,8 +34,10 @@ final class LocalStore: Sendable {
         self.configuration = configuration
         self.collections = collections
         self.observers = observers
+        var opened: (any DatabaseWriter)?
         do {
             writer = try location.open(configuration)
+            opened = writer
             let migrator = StoreSchema.migrator
             try writer.write { db in
                 if try migrator.hasBeenSuperseded(db) {
@@ -52,8 +54,17 @@ final class LocalStore: Sendable {
             try location.protectFiles(configuration)
             try StoreLocation.openReaders(of: writer, count: location.keptOpen(configuration).readers)
         } catch {
-            throw OfflineStoreError.storage(error, while: "opening \(location.path)")
+            // A failed open changed nothing (a migration rolls back whole).
+            let failure = OfflineStoreError.storage(error, while: "opening \(location.path)").with(.unchanged)
+            throw opened.map { Self.counted(failure, in: $0) } ?? failure
         }
+    }
+
+    /// A `corrupted` error with how many edits wait unsent, when the queue can still be read:
+    /// what removing the store's data would lose (``OfflineStoreError/pendingEdits``).
+    static func counted(_ error: OfflineStoreError, in writer: any DatabaseWriter) -> OfflineStoreError {
+        guard error.code == .corrupted else { return error }
+        return error.counting(pendingEdits: try? writer.read { db in try QueueTable.count(db) })
     }
 
     /// The blob files of this store.
@@ -141,7 +152,10 @@ final class LocalStore: Sendable {
                     }
                 }
             }
-        } catch { throw OfflineStoreError.storage(error, while: action()) }
+        } catch {
+            // The transaction rolled back whole; an edit path says "not stored" instead.
+            throw Self.counted(OfflineStoreError.storage(error, while: action()), in: writer).orUnchanged
+        }
         publish(changes)
         if changedRows { observers.commits.send(.thisStore) }
         return result
@@ -150,7 +164,9 @@ final class LocalStore: Sendable {
     /// Runs `body` on a reader, mapping errors to typed storage errors.
     func read<T>(_ action: String, _ body: (Database) throws -> T) throws -> T {
         try ensureOpen()
-        do { return try writer.read(body) } catch { throw OfflineStoreError.storage(error, while: action) }
+        do { return try writer.read(body) } catch {
+            throw Self.counted(OfflineStoreError.storage(error, while: action), in: writer).orUnchanged
+        }
     }
 
     private func ensureOpen() throws {

@@ -126,10 +126,12 @@ public struct ObjectCollection: Sendable {
     /// Deletes every object matching the condition in one transaction; returns how many.
     @discardableResult
     public func destroyAll(where condition: Condition? = nil, policy: UpdatePolicy? = nil) async throws -> Int {
-        let ids = try objects(where: condition).map(\.id)
-        try await store.editEngine.transaction(policy: policy) { tx in
-            for id in ids { try tx.destroy(id, in: name) }
+        try await OfflineStoreError.refusingEdit {
+            let ids = try objects(where: condition).map(\.id)
+            try await store.editEngine.transaction(policy: policy) { tx in
+                for id in ids { try tx.destroy(id, in: name) }
+            }
+            return ids.count
         }
-        return ids.count
     }
 }

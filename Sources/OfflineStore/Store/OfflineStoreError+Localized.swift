@@ -1,24 +1,28 @@
 import Foundation
 
 /// What `error.localizedDescription` shows: one sentence per code, in English, that an app
-/// can put in an alert; the case's details in ``failureReason``; what to do, where there is
-/// something to do, in ``recoverySuggestion``.
+/// can put in an alert; the case's details in ``failureReason``; what became of the data and
+/// what to do in ``recoverySuggestion``.
 extension OfflineStoreError: LocalizedError {
     /// A sentence for the user, the same for every error of a code (e.g. "The server could
     /// not be reached."); `localizedDescription` returns it.
     public var errorDescription: String? { code.sentence }
 
-    /// What happened in this case: ``message`` as a sentence, with the HTTP status when there is one.
+    /// What happened in this case: ``message`` as a sentence, with the HTTP status when there
+    /// is one and the message does not already name it.
     public var failureReason: String? {
         guard let first = message.first else { return nil }
-        var reason = first.uppercased() + message.dropFirst()
-        if let status { reason += " (HTTP \(status))" }
+        var reason = first.uppercased() + message.dropFirst() + statusSuffix
         if !reason.hasSuffix(".") { reason += "." }
         return reason
     }
 
-    /// What the user or the app can do about it, when there is something to do.
-    public var recoverySuggestion: String? { code.suggestion }
+    /// What became of the data, then what the user can do: derived from the code and
+    /// ``dataFate`` (``RecoverySuggestion``), so it says "saved" only of an edit that was.
+    /// Never nil.
+    public var recoverySuggestion: String? {
+        RecoverySuggestion.text(for: code, fate: dataFate, pendingEdits: pendingEdits)
+    }
 }
 
 extension OfflineStoreError.Code {
@@ -59,44 +63,6 @@ extension OfflineStoreError.Code {
         case .undecodable: "An item could not be read by this version of the app."
         case .modelTooNew: "This data was converted by a newer version of the app."
         case .pendingEdits: "Some of your changes have not been sent yet."
-        }
-    }
-
-    /// What to do about it, when there is something to do.
-    var suggestion: String? {
-        switch base {
-        case .locked, .offline, .timeout:
-            "Try again in a moment; your changes are kept on this device."
-        case .server:
-            "Try again later; your changes are kept on this device."
-        case .schemaTooNew, .modelTooNew:
-            "Update the app to its latest version."
-        case .storage:
-            "Check that the device has free space, then try again."
-        case .unauthorized:
-            "Sign in again, or ask for access."
-        case .forbidden:
-            "Ask the owner for access; your changes are kept on this device."
-        case .conflict:
-            "Choose which version to keep."
-        case .failedEntry:
-            "Correct the change, or discard it."
-        case .storeFull:
-            "Remove items you no longer need, then try again."
-        case .corrupted, .notADatabase:
-            "Remove the app's local data; it is read again from the server."
-        case .serverLostData:
-            "Your data is kept on this device; it can be sent to the server again."
-        case .cancelled:
-            "Sync again to send and receive the rest; your changes are kept on this device."
-        case .undecodable:
-            "Update the app to its latest version; the item is kept as it is."
-        case .pendingEdits:
-            "Sync before signing out, or choose to keep or discard the changes."
-        case .closed, .invalidID, .invalidJSON, .invalidFieldPath, .schemaViolation, .unknownCollection,
-             .collectionExists, .notFound, .alreadyExists, .notConflicted, .invalidOperation, .badResponse,
-             .configuration:
-            nil
         }
     }
 }

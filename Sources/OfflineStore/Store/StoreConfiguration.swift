@@ -5,8 +5,8 @@ import Logging
 extension ObjectStore {
     /// How a store behaves; every property has a documented default.
     public struct Configuration: Sendable {
-        /// How long a write waits for another connection's lock before failing with
-        /// ``OfflineStoreError/Code/locked``. Default: 5 seconds.
+        /// How long opening the store and every write wait for another process's write transaction before
+        /// ``OfflineStoreError/Code/locked``, blocking the caller (Docs/Errors.md, "A busy store"). Default: 5 seconds.
         public var busyTimeout: Duration = .seconds(5)
         /// When edits reach the network. Default: ``WriteMode/immediate``.
         public var writeMode: WriteMode = .immediate

@@ -100,7 +100,7 @@ import Testing
         try await withTemporaryStore(server: InMemoryBackend(), configuration: Self.configuration(now: now), collections: Self.todos) { store, backend in
             try await store.collection("todos").create(["id": "a"])
             backend.inject(.status(503, retryAfter: .seconds(60)).only(.push))
-            await #expect(throws: OfflineStoreError.self) { try await store.flush() }
+            await expectStoreError(.server) { try await store.flush() }
             let entry = try #require(try store.queueEntries().first)
             #expect(entry.notBefore == now.date.addingTimeInterval(60))
 

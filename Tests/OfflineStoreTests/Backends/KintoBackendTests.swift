@@ -249,7 +249,7 @@ import Testing
         let backend = try KintoServer.backend()
         for good in ["a", "A9", "abc_D-1", String(repeating: "x", count: 300)] { try backend.validate(id: good) }
         for bad in ["", "a.b", "_x", "-x", "../x", "a/b", "é", "a b"] {
-            #expect(throws: OfflineStoreError.self) { try backend.validate(id: bad) }
+            expectStoreError(.invalidID) { try backend.validate(id: bad) }
             do { try backend.validate(id: bad) } catch let error as OfflineStoreError {
                 #expect(error.code == .invalidID && error.message.contains("^[a-zA-Z0-9][a-zA-Z0-9_-]*$"))
             }

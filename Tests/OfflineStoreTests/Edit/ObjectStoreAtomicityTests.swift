@@ -87,9 +87,9 @@ struct ObjectStoreAtomicityTests {
             let error = await #expect(throws: OfflineStoreError.self) { try await todos.create(["id": "boom", "n": 1]) }
             #expect(error?.code == .storage)
             #expect(try Self.footprint(store, "todos", "boom") == .none)
-            await #expect(throws: OfflineStoreError.self) { try await todos.save(["id": "boom"]) }
+            await expectStoreError(.storage) { try await todos.save(["id": "boom"]) }
             #expect(try Self.footprint(store, "todos", "boom") == .none)
-            await #expect(throws: OfflineStoreError.self) { try await store.collection("drafts").create(["id": "boom"]) }
+            await expectStoreError(.storage) { try await store.collection("drafts").create(["id": "boom"]) }
             #expect(try Self.footprint(store, "drafts", "boom") == .none)
             #expect(try store.queueCount() == 0)
             #expect(try store.isChanged() == false)
@@ -199,11 +199,11 @@ struct ObjectStoreAtomicityTests {
             let before = try Self.footprint(store, "todos", "s")
             try await store.transaction { tx in
                 try tx.create(["id": "a"], in: "todos")
-                #expect(throws: OfflineStoreError.self) { try tx.create(["id": "p"], in: "products") }
-                #expect(throws: OfflineStoreError.self) { try tx.patch("missing", ["n": 1], in: "todos") }
-                #expect(throws: OfflineStoreError.self) { try tx.create(["id": "a"], in: "todos") }
-                #expect(throws: OfflineStoreError.self) { try tx.create(["id": ""], in: "todos") }
-                #expect(throws: OfflineStoreError.self) { try tx.replace("s", with: ["id": "other"], in: "todos") }
+                expectStoreError(.schemaViolation) { try tx.create(["id": "p"], in: "products") }
+                expectStoreError(.notFound) { try tx.patch("missing", ["n": 1], in: "todos") }
+                expectStoreError(.alreadyExists) { try tx.create(["id": "a"], in: "todos") }
+                expectStoreError(.invalidID) { try tx.create(["id": ""], in: "todos") }
+                expectStoreError(.invalidID) { try tx.replace("s", with: ["id": "other"], in: "todos") }
                 try tx.create(["id": "b"], in: "todos")
                 #expect(try tx.find("a", in: "todos") != nil)
             }
@@ -249,20 +249,24 @@ struct ObjectStoreAtomicityTests {
             if failure == "sqlite" { try Self.failQueueEntries(of: "boom", in: store) } else { fault.arm("boom") }
             let boomCollection = failure == "local-only" ? "drafts" : "todos"
 
-            let thrown = await #expect(throws: (any Error).self) {
-                try await store.transaction { tx in
-                    try tx.create(["id": "a"], in: "todos")
-                    try tx.patch("s", ["n": 1], in: "todos")
-                    #expect(throws: (any Error).self) { try tx.create(["id": "boom", "n": 1], in: boomCollection) }
-                    // The block carries on as if nothing happened; the transaction does not.
-                    let later = #expect(throws: OfflineStoreError.self) { try tx.create(["id": "b"], in: "todos") }
-                    #expect(later?.code == .storage)
-                    #expect(throws: OfflineStoreError.self) { try tx.find("a", in: "todos") }
-                }
+            // Inside the block the failing edit throws what failed as it is: GRDB's error for SQLite's
+            // failure, the test's own error for the fault. The transaction maps SQLite's to `storage`.
+            func expectTheFailure(_ body: () throws -> Void) {
+                if failure == "sqlite" { #expect(throws: DatabaseError.self) { try body() } } else { #expect(throws: InjectedFault.self) { try body() } }
             }
-            switch failure {
-            case "sqlite": #expect((thrown as? OfflineStoreError)?.code == .storage)
-            default: #expect(thrown is InjectedFault)
+            let block = { (tx: LocalTransaction) throws in
+                try tx.create(["id": "a"], in: "todos")
+                try tx.patch("s", ["n": 1], in: "todos")
+                expectTheFailure { try tx.create(["id": "boom", "n": 1], in: boomCollection) }
+                // The block carries on as if nothing happened; the transaction does not.
+                expectStoreError(.storage) { try tx.create(["id": "b"], in: "todos") }
+                expectStoreError(.storage) { try tx.find("a", in: "todos") }
+            }
+            if failure == "sqlite" {
+                let thrown = await expectStoreError(.storage) { try await store.transaction(block) }
+                #expect(thrown?.dataFate == .notStored)
+            } else {
+                await #expect(throws: InjectedFault.self) { try await store.transaction(block) }
             }
             for id in ["a", "b"] { #expect(try Self.footprint(store, "todos", id) == .none) }
             #expect(try Self.footprint(store, boomCollection, "boom") == .none)

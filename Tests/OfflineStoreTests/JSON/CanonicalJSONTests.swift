@@ -148,9 +148,9 @@ struct CanonicalJSONTests {
         #expect(change.hashValue == RemoteChange(id: "a", record: ["id": "a", "b": 1], version: "1").hashValue)
         let noID = try RemoteChange(id: "a", recordText: Array(#"{"b":1}"#.utf8), version: "1")
         #expect(noID.record == ["id": "a", "b": 1])
-        #expect(throws: OfflineStoreError.self) { try RemoteChange(id: "a", recordText: Array(#"{"id":"b"}"#.utf8), version: "1") }
-        #expect(throws: OfflineStoreError.self) { try RemoteChange(id: "a", recordText: Array(#"{"id":"a""#.utf8), version: "1") }
-        #expect(throws: OfflineStoreError.self) { try RemoteChange(id: "a", recordText: Array("[1]".utf8), version: "1") }
+        expectStoreError(.invalidID) { try RemoteChange(id: "a", recordText: Array(#"{"id":"b"}"#.utf8), version: "1") }
+        expectStoreError(.invalidJSON) { try RemoteChange(id: "a", recordText: Array(#"{"id":"a""#.utf8), version: "1") }
+        expectStoreError(.invalidJSON) { try RemoteChange(id: "a", recordText: Array("[1]".utf8), version: "1") }
         var renamed = change
         renamed.id = "b"
         #expect(renamed.canonicalText == nil)

@@ -42,7 +42,7 @@ import Testing
         try await withTemporaryStore(server: InMemoryBackend(), collections: Self.collections) { store, _ in
             let changes = store.changes()
             let todos = store.collection("todos")
-            await #expect(throws: OfflineStoreError.self) {
+            await expectStoreError(.invalidOperation) {
                 try await store.transaction { tx in
                     try tx.create(["id": "ghost"], in: "todos")
                     throw OfflineStoreError(.invalidOperation, "abort")

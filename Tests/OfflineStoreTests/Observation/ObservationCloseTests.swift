@@ -53,7 +53,7 @@ import Testing
         let store = temporary.store
         let events = store.syncEvents(), changes = store.changes(in: "todos"), commits = store.commits()
         store.setOffline(true)
-        _ = try? await store.flush()                                   // one event: error(.flush, offline)
+        await expectStoreError(.configuration) { try await store.flush() }   // one event: error(.flush, no backend)
         try await store.collection("todos").create(["id": "a"])       // one change, one commit
         #expect(try await Self.endsOnClose(store, events) >= 1)
         var rest = 0

@@ -46,7 +46,7 @@ struct ObservationLifetimeTests {
             do {
                 let events = store.syncEvents()
                 store.setOffline(true)
-                _ = try? await store.flush()
+                await expectStoreError(.configuration) { try await store.flush() }   // no backend
                 _ = try await Self.first(of: events) { #expect(store.observers.runningCount == 1) }
             }
             #expect(store.observers.runningCount == 0, "syncEvents ended with its loop")

@@ -70,7 +70,7 @@ import Testing
             try await store.collection("todos").create(["id": "a", "title": "x"])
             backend.inject(.status(401).only(.push))
             let events = store.syncEvents()
-            await #expect(throws: OfflineStoreError.self) { try await store.flush() }
+            await expectStoreError(.unauthorized) { try await store.flush() }
             let seen = await Self.collect(events)
             #expect(seen.count == 2)
             #expect(seen.first == .started(.flush))

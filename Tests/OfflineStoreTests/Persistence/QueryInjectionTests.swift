@@ -86,14 +86,14 @@ struct QueryInjectionTests {
             try await Self.seed(store)
             let things = store.collection("things")
             var errors: [OfflineStoreError?] = []
-            errors.append(#expect(throws: OfflineStoreError.self) { try things.findAll(where: .equal(path, "v")) })
-            errors.append(#expect(throws: OfflineStoreError.self) { try things.findAll(where: .contains(path, "v")) })
-            errors.append(#expect(throws: OfflineStoreError.self) { try things.findAll(where: .oneOf(path, ["v"])) })
-            errors.append(#expect(throws: OfflineStoreError.self) { try things.findAll(where: !(.less(path, 1))) })
-            errors.append(#expect(throws: OfflineStoreError.self) { try things.findAll(orderBy: [.ascending(path)]) })
-            errors.append(#expect(throws: OfflineStoreError.self) { try things.findFirst(where: .equal(path, .null)) })
-            errors.append(#expect(throws: OfflineStoreError.self) { try things.count(where: .greater(path, 0)) })
-            errors.append(await #expect(throws: OfflineStoreError.self) { try await things.destroyAll(where: .equal(path, "v")) })
+            errors.append(expectStoreError(.invalidFieldPath) { try things.findAll(where: .equal(path, "v")) })
+            errors.append(expectStoreError(.invalidFieldPath) { try things.findAll(where: .contains(path, "v")) })
+            errors.append(expectStoreError(.invalidFieldPath) { try things.findAll(where: .oneOf(path, ["v"])) })
+            errors.append(expectStoreError(.invalidFieldPath) { try things.findAll(where: !(.less(path, 1))) })
+            errors.append(expectStoreError(.invalidFieldPath) { try things.findAll(orderBy: [.ascending(path)]) })
+            errors.append(expectStoreError(.invalidFieldPath) { try things.findFirst(where: .equal(path, .null)) })
+            errors.append(expectStoreError(.invalidFieldPath) { try things.count(where: .greater(path, 0)) })
+            errors.append(await expectStoreError(.invalidFieldPath) { try await things.destroyAll(where: .equal(path, "v")) })
             for error in errors {
                 #expect(error?.code == .invalidFieldPath, "\(path.debugDescription): \(String(describing: error))")
             }

@@ -101,7 +101,7 @@ struct DRFPagingTests {
             let made = try await store.collection("tasks").create(["title": "!boom"])
             let id = try #require(made["id"]?.stringValue)
             for attempt in 1...2 {
-                let error = await #expect(throws: OfflineStoreError.self) { try await store.flush() }
+                let error = await expectStoreError(.server) { try await store.flush() }
                 #expect(error?.message.contains("HTTP 500 \"Server Error (500)\"") == true, "\(String(describing: error))")
                 #expect(try store.onlyEntry("tasks", id).state == .pending && store.onlyEntry("tasks", id).attempts == attempt)
             }

@@ -169,7 +169,7 @@ struct RESTBackendRailsTests {
             let temporary = try #require(created["id"]?.stringValue)
             wire.inject(.lostResponse)
 
-            await #expect(throws: OfflineStoreError.self) { try await store.flush() }
+            await expectStoreError(.timeout) { try await store.flush() }
             #expect(try store.onlyEntry("customers", temporary).attempts == 1)
             let report = try await store.flush()
 
@@ -194,7 +194,7 @@ struct RESTBackendRailsTests {
             let key = try store.onlyEntry("customers", temporary).idempotencyKey
             wire.inject(.lostResponse)
 
-            await #expect(throws: OfflineStoreError.self) { try await store.flush() }
+            await expectStoreError(.timeout) { try await store.flush() }
             let report = try await store.flush()
 
             #expect(report.pushed == 1)

@@ -25,7 +25,7 @@ struct RESTCreateMergeTests {
         let created = try await store.collection("customers").create(["name": .string(name), "email": "a@x.invalid"])
         let temporary = try #require(created["id"]?.stringValue)
         wire.inject(.lostResponse)
-        await #expect(throws: OfflineStoreError.self) { try await store.flush() }
+        await expectStoreError(.timeout) { try await store.flush() }
         let all = try await RailsServer.request("GET", "/customers.json?per_page=\(RailsServer.maxPerPage)")
         let record = try #require(all.json?.arrayValue?.first { $0["name"] == .string(name) })
         return (temporary, try #require(record["id"]?.intValue.map(String.init)))

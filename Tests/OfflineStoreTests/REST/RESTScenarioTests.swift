@@ -88,7 +88,7 @@ struct RESTScenarioTests {
             let temporary = try #require(made["id"]?.stringValue)
             wire.inject(.lostResponse)
 
-            await #expect(throws: OfflineStoreError.self) { try await store.flush() }
+            await expectStoreError(.timeout) { try await store.flush() }
             #expect(try await store.flush().pushed == 1)
 
             #expect(wire.writeCount == 2, "resent with the same key, answered with the first record")
@@ -108,7 +108,7 @@ struct RESTScenarioTests {
             let made = try await store.collection(subject.collection).create(subject.record(text))
             let temporary = try #require(made["id"]?.stringValue)
             wire.inject(.lostResponse)
-            await #expect(throws: OfflineStoreError.self) { try await store.flush() }
+            await expectStoreError(.timeout) { try await store.flush() }
             try await store.collection(subject.collection).patch(temporary, ["note": "later"])
 
             let report = try await store.flush()

@@ -29,7 +29,7 @@ struct LateDeliveryTests {
 
             // 1. The create leaves; the network holds it and the connection breaks.
             _ = try await items.create(["id": .string(id), "title": "first"])
-            await #expect(throws: OfflineStoreError.self) { try await store.sync() }
+            await expectStoreError(.timeout) { try await store.sync() }
             #expect(try await proxy.isHolding())
             // 2. The next sync resends it (201); the user deletes the object; the delete is acknowledged.
             try await store.sync()
@@ -73,7 +73,7 @@ struct LateDeliveryTests {
 
             // The POST leaves; the network holds it and the connection breaks.
             _ = try await customers.create(["name": .string(name), "email": .string("\(name)@example.com")])
-            await #expect(throws: OfflineStoreError.self) { try await store.sync() }
+            await expectStoreError(.timeout) { try await store.sync() }
             #expect(try await proxy.isHolding())
             // The next sync looks for the record (none yet) and sends the create again: 201.
             try await store.sync()
@@ -112,7 +112,7 @@ struct LateDeliveryTests {
             let named: Condition = .equal("name", .string(name))
 
             _ = try await customers.create(["name": .string(name), "email": .string("\(name)@example.com")])
-            await #expect(throws: OfflineStoreError.self) { try await store.sync() }
+            await expectStoreError(.timeout) { try await store.sync() }
             #expect(try await proxy.isHolding())
             // The resend carries the same key and makes the record.
             try await store.sync()

@@ -18,7 +18,7 @@ import Testing
         let store = temporary.store
         _ = try await store.collection("todos").create(["id": "k", "a": 1])
         server.loseNextPushResponse()
-        await #expect(throws: OfflineStoreError.self) { try await store.sync() }
+        await expectStoreError(.timeout) { try await store.sync() }
         #expect(try await store.sync().pushed == 1)  // the resend: our own write
         try await store.collection("todos").destroy("k")
         #expect(try await store.sync().pushed == 1)

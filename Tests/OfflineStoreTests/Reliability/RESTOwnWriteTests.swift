@@ -19,7 +19,7 @@ struct RESTOwnWriteTests {
             let id = try #require(try customers.findFirst(where: .equal("name", .string(name)))?["id"]?.stringValue)
             _ = try await customers.patch(id, ["email": "b@x.invalid"])
             wire.inject(.lostResponse)  // Rails applies the update (a new updated_at); the answer is lost
-            await #expect(throws: OfflineStoreError.self) { try await store.flush() }
+            await expectStoreError(.timeout) { try await store.flush() }
             _ = try await customers.patch(id, ["email": "c@x.invalid"])  // a later edit, in an entry of its own
             let refreshed = try await store.refresh(collections: ["customers"])
             #expect(refreshed.conflictsDetected == 0)

@@ -29,7 +29,7 @@ import Testing
         _ = try await store.sync()
         try await store.collection("todos").destroy("k")
         server.loseNextPushResponse()
-        await #expect(throws: OfflineStoreError.self) { _ = try await store.flush() }  // applied, answer lost
+        await expectStoreError(.timeout) { _ = try await store.flush() }  // applied, answer lost
         _ = try await store.collection("todos").create(["id": "k", "a": 2])
         let refreshed = try await store.refresh()  // brings our own tombstone: it settles the sent delete
         #expect(refreshed.conflictsDetected == 0)
@@ -47,7 +47,7 @@ import Testing
         defer { try? store.close(); _ = dir }
         _ = try await store.collection("todos").create(["id": "k", "a": 1])
         server.loseNextPushResponse()
-        await #expect(throws: OfflineStoreError.self) { _ = try await store.flush() }  // applied, answer lost
+        await expectStoreError(.timeout) { _ = try await store.flush() }  // applied, answer lost
         _ = try await store.collection("todos").patch("k", ["a": 2])
         let refreshed = try await store.refresh()  // brings our own create: it settles the sent create
         #expect(refreshed.conflictsDetected == 0)
@@ -64,7 +64,7 @@ import Testing
         defer { try? store.close(); _ = dir }
         _ = try await store.collection("todos").create(["id": "k", "a": 1])
         server.loseNextPushResponse()
-        await #expect(throws: OfflineStoreError.self) { _ = try await store.flush() }  // applied, answer lost
+        await expectStoreError(.timeout) { _ = try await store.flush() }  // applied, answer lost
         try await store.collection("todos").destroy("k")
         let refreshed = try await store.refresh()
         #expect(refreshed.conflictsDetected == 0)
@@ -83,7 +83,7 @@ import Testing
         _ = try await store.sync()
         try await store.collection("todos").patch("k", ["a": 2])
         server.loseNextPushResponse()
-        await #expect(throws: OfflineStoreError.self) { _ = try await store.flush() }  // applied, answer lost
+        await expectStoreError(.timeout) { _ = try await store.flush() }  // applied, answer lost
         try await server.serverPut("todos", "k", ["id": "k", "a": 3])  // another client writes after us
         try await store.collection("todos").patch("k", ["a": 4])
         let refreshed = try await store.refresh()

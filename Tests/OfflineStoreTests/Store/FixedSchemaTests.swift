@@ -141,7 +141,7 @@ struct FixedSchemaTests {
             #expect(error?.message.contains("'\(name)'") == true, "\(String(describing: error))")
             #expect(error?.message.contains(reason) == true, "\(String(describing: error))")
             #expect(store.collections().isEmpty)
-            #expect(throws: OfflineStoreError.self) { try store.collection("bad").count() }
+            expectStoreError(.unknownCollection) { try store.collection("bad").count() }
         }
     }
 
@@ -190,7 +190,7 @@ struct FixedSchemaTests {
             }
             // The registered schema is unchanged, in memory and in the file.
             #expect(try store.descriptor(of: "products").fields == Self.products.fields)
-            await #expect(throws: OfflineStoreError.self) { try await store.collection("products").create(["id": "q"]) }
+            await expectStoreError(.schemaViolation) { try await store.collection("products").create(["id": "q"]) }
             // A property bag cannot become fixed either.
             try store.register(CollectionDescriptor("bag"))
             let error = #expect(throws: OfflineStoreError.self) {
@@ -210,7 +210,7 @@ struct FixedSchemaTests {
             #expect(descriptor.updatePolicy == .updateIfOnline)
             #expect(descriptor.conflictPolicy.name == "client-wins")
             #expect(descriptor.hasFixedSchema)
-            await #expect(throws: OfflineStoreError.self) { try await store.collection("products").create(["id": "p", "name": "Tea"]) }
+            await expectStoreError(.offline) { try await store.collection("products").create(["id": "p", "name": "Tea"]) }
         }
     }
 }

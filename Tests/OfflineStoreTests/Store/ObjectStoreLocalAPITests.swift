@@ -76,7 +76,7 @@ struct ObjectStoreLocalAPITests {
             #expect(error?.code == .alreadyExists)
             #expect(try todos.find("a") == ["id": "a", "n": 1])
             try store.seedSynced("todos", ["id": "s"])
-            await #expect(throws: OfflineStoreError.self) { try await todos.create(["id": "s"]) }
+            await expectStoreError(.alreadyExists) { try await todos.create(["id": "s"]) }
         }
     }
 
@@ -164,13 +164,13 @@ struct ObjectStoreLocalAPITests {
         try await withTemporaryStore(collections: Self.collections) { store async throws in
             let nope = store.collection("nope")
             var errors: [OfflineStoreError?] = []
-            errors.append(#expect(throws: OfflineStoreError.self) { try nope.find("a") })
-            errors.append(#expect(throws: OfflineStoreError.self) { try nope.findAll() })
-            errors.append(#expect(throws: OfflineStoreError.self) { try nope.count() })
-            errors.append(#expect(throws: OfflineStoreError.self) { try nope.descriptor() })
-            errors.append(await #expect(throws: OfflineStoreError.self) { try await nope.create(["id": "a"]) })
-            errors.append(await #expect(throws: OfflineStoreError.self) { try await nope.destroy("a") })
-            errors.append(await #expect(throws: OfflineStoreError.self) {
+            errors.append(expectStoreError(.unknownCollection) { try nope.find("a") })
+            errors.append(expectStoreError(.unknownCollection) { try nope.findAll() })
+            errors.append(expectStoreError(.unknownCollection) { try nope.count() })
+            errors.append(expectStoreError(.unknownCollection) { try nope.descriptor() })
+            errors.append(await expectStoreError(.unknownCollection) { try await nope.create(["id": "a"]) })
+            errors.append(await expectStoreError(.unknownCollection) { try await nope.destroy("a") })
+            errors.append(await expectStoreError(.unknownCollection) {
                 try await store.transaction { tx in try tx.create(["id": "a"], in: "nope") }
             })
             #expect(errors.allSatisfy { $0?.code == .unknownCollection })
@@ -582,7 +582,7 @@ struct ObjectStoreLocalAPITests {
             let error = await #expect(throws: OfflineStoreError.self) { try await strict.create(["id": "a"]) }
             #expect(error?.code == .offline)
             try Self.expectUntouched(store, "strict", "a")
-            await #expect(throws: OfflineStoreError.self) {
+            await expectStoreError(.offline) {
                 try await store.transaction { tx in try tx.create(["id": "a"], in: "strict") }
             }
             try Self.expectUntouched(store, "strict", "a")
@@ -608,7 +608,7 @@ struct ObjectStoreLocalAPITests {
 
             try await todos.create(["id": "a"], policy: .queueIfOffline)
             try await todos.patch("a", ["n": 1], policy: .queueIfOffline)
-            await #expect(throws: OfflineStoreError.self) { try await todos.patch("a", ["n": 2]) }
+            await expectStoreError(.offline) { try await todos.patch("a", ["n": 2]) }
             #expect(try todos.find("a") == ["id": "a", "n": 1])
             // A collection's own policy beats the store's; local-only collections never need a server.
             try await store.collection("lenient").create(["id": "l"])
@@ -626,7 +626,7 @@ struct ObjectStoreLocalAPITests {
             store.setOffline(true)
             #expect(store.isForcedOffline)
             try await store.collection("todos").create(["id": "a"])
-            await #expect(throws: OfflineStoreError.self) {
+            await expectStoreError(.offline) {
                 try await store.collection("todos").patch("a", ["n": 1], policy: .updateIfOnline)
             }
             store.setOffline(false)

@@ -17,9 +17,9 @@ struct OfflineStoreErrorTests {
         #expect(shown.count >= 20 && shown.count <= 80, "short enough for an alert: \(shown)")
         #expect(!shown.contains("operation couldn"), "not Foundation's generic text: \(shown)")
         if "\(code)".contains(where: \.isUppercase) { #expect(!shown.contains("\(code)"), "no code name: \(shown)") }
-        if let suggestion = (error as? LocalizedError)?.recoverySuggestion {
-            #expect(suggestion.first?.isUppercase == true && suggestion.hasSuffix("."), "a sentence: \(suggestion)")
-        }
+        // Every code has a suggestion, whatever the throwing path knew of the data.
+        let suggestion = (error as? LocalizedError)?.recoverySuggestion ?? ""
+        #expect(suggestion.first?.isUppercase == true && suggestion.hasSuffix("."), "a sentence: \(suggestion)")
     }
 
     @Test func everyCodeHasItsOwnSentence() {
@@ -31,19 +31,33 @@ struct OfflineStoreErrorTests {
     @Test func theFailureReasonIsTheMessageAsASentence() {
         let error = OfflineStoreError(.server, "pushing todos: the server failed", status: 503, body: "{}")
         #expect(error.failureReason == "Pushing todos: the server failed (HTTP 503).")
-        #expect(error.recoverySuggestion == "Try again later; your changes are kept on this device.")
-        #expect(OfflineStoreError(.notFound, "no object a in todos").recoverySuggestion == nil)
+        #expect(error.recoverySuggestion == "Try again later.", "an unknown fate claims nothing about the data")
+        #expect(error.with(.storedAndQueued).recoverySuggestion == "Your change is saved on this device and will be sent to the server later.")
+        #expect(OfflineStoreError(.notFound, "no object a in todos").recoverySuggestion == "Refresh the view: the item may have been deleted.")
+    }
+
+    /// A message that already names the status ("HTTP 404", a server's answer with no text of
+    /// its own) is not followed by it again.
+    @Test func theStatusIsToldOnce() {
+        let bare = OfflineStoreError(.server, "HTTP 404", status: 404)
+        #expect(bare.failureReason == "HTTP 404.")
+        #expect(bare.description == "server: HTTP 404")
+        let titled = OfflineStoreError(.server, "pushing tasks: HTTP 500 \"Server Error (500)\"", status: 500)
+        #expect(titled.failureReason == "Pushing tasks: HTTP 500 \"Server Error (500)\".")
+        let other = OfflineStoreError(.server, "pulling todos: bucket missing", status: 404)
+        #expect(other.failureReason == "Pulling todos: bucket missing (HTTP 404).")
+        #expect(other.description == "server: pulling todos: bucket missing (HTTP 404)")
     }
 
     @Test func aReasonNeverChangesTheCaseOfACollectionName() async throws {
         try await withTemporaryStore(configuration: .deferred, collections: [CollectionDescriptor("notes", fields: [FieldSchema("title", .string, required: true)])]) { store in
             let notes = store.collection("notes")
             try await notes.create(["id": "n1", "title": "A"])
-            let exists = await #expect(throws: OfflineStoreError.self) { try await notes.create(["id": "n1", "title": "B"]) }
+            let exists = await expectStoreError(.alreadyExists) { try await notes.create(["id": "n1", "title": "B"]) }
             #expect(exists?.failureReason == "Object notes/n1 already exists.")
-            let missing = await #expect(throws: OfflineStoreError.self) { try await notes.destroy("n2") }
+            let missing = await expectStoreError(.notFound) { try await notes.destroy("n2") }
             #expect(missing?.failureReason == "Object notes/n2 does not exist.")
-            let invalid = await #expect(throws: OfflineStoreError.self) { try await notes.create(["id": "n3"]) }
+            let invalid = await expectStoreError(.schemaViolation) { try await notes.create(["id": "n3"]) }
             #expect(invalid?.failureReason == "Collection notes: field 'title' is required.")
         }
     }

@@ -112,9 +112,9 @@ import Testing
         backend.put(collection: "todos", id: "b", record: [:])
         let quoted = try await backend.pull(collection: "todos", since: "\"\(v0)\"", continuing: nil)
         #expect(quoted.changes.map(\.id) == ["b"])
-        let badCursor = try await #require(throws: OfflineStoreError.self) {
+        let badCursor = try #require(await expectStoreError(.server) {
             try await backend.pull(collection: "todos", since: "abc", continuing: nil)
-        }
+        })
         #expect(badCursor.status == 400)
         let page = try await backend.pull(collection: "todos", since: nil, continuing: nil)
         let foreign = try await #require(throws: OfflineStoreError.self) {

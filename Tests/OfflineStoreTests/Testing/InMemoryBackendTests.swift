@@ -205,7 +205,7 @@ import Testing
         let backend = InMemoryBackend(configuration: .init(requiresPreparedCollections: true))
         let outcomes = try await backend.push([PushFixture.create("a", [:])], collection: "todos")
         #expect(outcomes.map { if case .rejected(404, _) = $0 { true } else { false } } == [true])
-        await #expect(throws: OfflineStoreError.self) {
+        await expectStoreError(.server) {
             try await backend.pull(collection: "todos", since: nil, continuing: nil)
         }
         try await backend.prepare(collection: "todos")

@@ -53,7 +53,7 @@ final class FieldProbe<M: SyncModel>: Sendable {
         var values: [JSONValue] = []
         for instance in instances {
             guard let json = encode(instance[keyPath: keyPath]) else {
-                throw OfflineStoreError(.invalidFieldPath, "\(keyPath) is not an Encodable property of \(M.self)")
+                throw OfflineStoreError(.invalidFieldPath, "\(KeyPathText.describe(keyPath)) is not an Encodable property of \(M.self)")
             }
             values.append(json)
         }
@@ -61,16 +61,20 @@ final class FieldProbe<M: SyncModel>: Sendable {
             values.indices.allSatisfy { fed[$0][path] == values[$0] }
         }
         guard let path = matches.first else {
+            // A computed property has no stored field; naming the stored ones points at the right key path.
+            let stored = topLevelKeys.sorted().joined(separator: ", ")
             throw OfflineStoreError(.invalidFieldPath,
-                "\(keyPath) is not a stored property of \(M.self) (a computed property has no stored name)")
+                "\(KeyPathText.describe(keyPath)) is not a stored property of \(M.self) (a computed property, or one its "
+                + "CodingKeys leave out): it has no stored field to query or sort by; use one of \(M.self)'s stored "
+                + "properties (\(stored)), or store the value")
         }
         guard matches.count == 1 else {
             let names = matches.map { $0.joined(separator: ".") }.sorted()
             throw OfflineStoreError(.invalidFieldPath,
-                "\(keyPath) cannot be told apart from the fields \(names) of \(M.self); name it in renamedFields")
+                "\(KeyPathText.describe(keyPath)) cannot be told apart from the fields \(names) of \(M.self); name it in renamedFields")
         }
         if let dotted = path.first(where: { $0.contains(".") }) {
-            throw OfflineStoreError(.invalidFieldPath, "\(keyPath) is stored under '\(dotted)', whose dot a field path cannot hold")
+            throw OfflineStoreError(.invalidFieldPath, "\(KeyPathText.describe(keyPath)) is stored under '\(dotted)', whose dot a field path cannot hold")
         }
         return path
     }

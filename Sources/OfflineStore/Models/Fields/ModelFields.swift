@@ -74,7 +74,7 @@ enum ModelFields {
         let path = try path(of: keyPath)
         guard path.count == 1 else {
             throw OfflineStoreError(.invalidFieldPath,
-                "\(keyPath) is nested ('\(path.joined(separator: "."))'): conflicts compare whole top-level fields; use \\.\(path[0])")
+                "\(KeyPathText.describe(keyPath)) is nested ('\(path.joined(separator: "."))'): conflicts compare whole top-level fields; use \\.\(path[0])")
         }
         return path[0]
     }
@@ -85,7 +85,7 @@ enum ModelFields {
         let key = KeyPathKey(keyPath: keyPath)
         if let known = entry.names.withLock({ $0[key] }) { return try known.get() }
         let found = Result { try probe(of: M.self).path(of: keyPath) }.mapError { error in
-            error as? OfflineStoreError ?? OfflineStoreError(.invalidFieldPath, "\(keyPath): \(error)")
+            error as? OfflineStoreError ?? OfflineStoreError(.invalidFieldPath, "\(KeyPathText.describe(keyPath)): \(error)")
         }
         entry.names.withLock { $0[key] = found }
         return try found.get()

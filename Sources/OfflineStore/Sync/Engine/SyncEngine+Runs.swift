@@ -111,6 +111,8 @@ extension SyncEngine {
             emit(.finished(operation, report))
             return report
         } catch {
+            // Whatever stopped the run, the edits it did not send stay queued.
+            let error = (error as? OfflineStoreError)?.stoppingRunKeepsQueue ?? error
             emit(.error(operation, OfflineStoreError.sync(error)))
             throw error
         }
