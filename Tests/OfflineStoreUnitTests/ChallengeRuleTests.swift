@@ -89,4 +89,21 @@ struct AppTransportSecurityTests {
         #expect(OfflineStoreError(transport: TransportError(.connectionLost, "x"), while: "a").code == .timeout)
         #expect(OfflineStoreError(transport: TransportError(.other, "x"), while: "a").code == .offline)
     }
+
+    /// Only a failure known to come before the request went out reads as "not sent"; one that
+    /// can come after it (a body cut short: corelibs' `unknown`) reads as "the server may have
+    /// applied it", so a push is resent as it was and watched, never taken as unseen.
+    @Test("URL errors map to what the server may have seen", arguments: [
+        (URLError.Code.cannotConnectToHost, TransportError.Kind.cannotConnect),
+        (.notConnectedToInternet, .cannotConnect), (.dnsLookupFailed, .cannotConnect),
+        (.timedOut, .timedOut),
+        (.networkConnectionLost, .connectionLost), (.unknown, .connectionLost),
+        (.badServerResponse, .connectionLost), (.cannotParseResponse, .connectionLost),
+        (.zeroByteResource, .connectionLost), (.cannotDecodeContentData, .connectionLost),
+        (.badURL, .other), (.unsupportedURL, .other), (.secureConnectionFailed, .other),
+        (.serverCertificateUntrusted, .other),
+    ])
+    func urlErrorKinds(code: URLError.Code, kind: TransportError.Kind) {
+        #expect(URLSessionTransport.transportError(URLError(code)).kind == kind)
+    }
 }

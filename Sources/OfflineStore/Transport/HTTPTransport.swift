@@ -97,7 +97,9 @@ public struct TransportError: Error, Sendable, Hashable, CustomStringConvertible
         /// App Transport Security (Apple platforms) refused a plain-HTTP connection: the app's
         /// configuration must change (an `https://` URL or an Info.plist exception), retrying cannot help.
         case blockedByAppTransportSecurity
-        /// Anything else (TLS failure, bad URL, cancelled).
+        /// A failure before the request was sent (TLS failure, bad URL, cancelled): the server did
+        /// not see it. A transport that cannot tell whether the request went out reports
+        /// ``connectionLost``, so that it is resent as it was and watched for a late delivery.
         case other
     }
 

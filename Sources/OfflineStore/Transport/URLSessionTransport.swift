@@ -119,7 +119,11 @@ public struct URLSessionTransport: HTTPTransport {
             return TransportError(.cannotConnect, message)
         case .timedOut:
             return TransportError(.timedOut, message)
-        case .networkConnectionLost:
+        // Failures that can come after the request went out, so the server may have applied it:
+        // a broken connection, an answer cut short or unreadable. corelibs Foundation reports a
+        // body that ends before its Content-Length (libcurl's partial file) as `unknown`.
+        case .networkConnectionLost, .unknown, .badServerResponse, .cannotParseResponse, .zeroByteResource,
+             .cannotDecodeRawData, .cannotDecodeContentData, .dataLengthExceedsMaximum, .downloadDecodingFailedMidStream:
             return TransportError(.connectionLost, message)
         case .appTransportSecurityRequiresSecureConnection:
             let host = error.failingURL?.host ?? "the server"

@@ -220,18 +220,7 @@ extension KintoBackend {
         if let auth = try await authHeader() { headers.append(auth) }
         let request = HTTPRequest(method: method, url: url, headers: headers,
                                   body: body.map { Data($0.serialized().utf8) }, timeout: configuration.timeout)
-        do {
-            return try await call(request)
-        } catch let error as TransportError {
-            throw OfflineStoreError(transport: error, while: what)
-        } catch let error as CancellationError {
-            throw error
-        } catch let error as OfflineStoreError {
-            throw error
-        } catch {
-            throw OfflineStoreError(.offline, "\(what): the request could not be sent",
-                                    underlying: String(describing: error))
-        }
+        return try await mappingTransportFailures(while: what) { try await call(request) }
     }
 
     func authHeader() async throws -> (String, String)? {
