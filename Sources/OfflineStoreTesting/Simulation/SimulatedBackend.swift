@@ -34,7 +34,22 @@ final class SimulatedBackend: Backend {
     }
 
     func pull(collection: String, since cursor: String?, continuing: PullContinuation?) async throws -> PullPage {
-        switch try await network.call(.pull(collection: collection, since: cursor, continuing: continuing),
+        try await pull(collection: collection, since: cursor, continuing: continuing, listing: .everything)
+    }
+
+    func pull(collection: String, since cursor: String?, continuing: PullContinuation?,
+              scope: ServerQuery) async throws -> PullPage {
+        try await pull(collection: collection, since: cursor, continuing: continuing, listing: .scope(scope))
+    }
+
+    func pull(collection: String, since cursor: String?, continuing: PullContinuation?,
+              fields: [String]) async throws -> PullPage {
+        try await pull(collection: collection, since: cursor, continuing: continuing, listing: .fields(fields))
+    }
+
+    private func pull(collection: String, since cursor: String?, continuing: PullContinuation?,
+                      listing: FeedListing) async throws -> PullPage {
+        switch try await network.call(.pull(collection: collection, since: cursor, continuing: continuing, listing: listing),
                                       incarnation: incarnation, client: client) {
         case .page(let page): return page
         case .failed(let error): throw error

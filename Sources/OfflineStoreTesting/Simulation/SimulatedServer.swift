@@ -40,8 +40,8 @@ final class SimulatedServer: @unchecked Sendable {
     /// Handles a delivered request as Kinto would and records the writes it applied.
     func handle(_ call: SimulatedCall, late: Bool) -> SimulatedAnswer {
         switch call.request {
-        case .pull(let collection, let since, let continuing):
-            do { return .page(try backend.page(collection: collection, since: since, continuing: continuing)) } catch {
+        case .pull(let collection, let since, let continuing, let listing):
+            do { return .page(try backend.page(collection: collection, since: since, continuing: continuing, listing: listing)) } catch {
                 return .failed(error as? OfflineStoreError ?? OfflineStoreError(.server, "\(error)"))
             }
         case .push(let collection, let operations):
@@ -60,6 +60,23 @@ final class SimulatedServer: @unchecked Sendable {
             }
             return .pushed(outcomes)
         }
+    }
+
+    /// Another writer's batch, straight on the server (no network, no preconditions): each
+    /// operation a put or (no data) a delete, applied at once with consecutive versions, as
+    /// one Kinto batch; recorded as client `writer` (no store). Returns each outcome.
+    func write(_ operations: [(id: String, data: JSONValue?)], collection: String, writer: Int, now: Int64) -> [PushOutcome] {
+        let batch = operations.map { PushOperation(id: $0.id, kind: $0.data == nil ? .delete : .update, data: $0.data,
+                                                   baseVersion: nil, idempotencyKey: "writer") }
+        let outcomes = backend.apply(batch, collection: collection, now: now)
+        for (operation, outcome) in zip(batch, outcomes) {
+            guard case .applied(let record, let version) = outcome, version != nil else { continue }
+            history.append(ServerWrite(
+                id: operation.id, kind: operation.kind, data: operation.kind == .delete ? nil : record,
+                version: version.flatMap { Int64($0) }, client: writer, incarnation: 0,
+                call: 0, sentAt: now, appliedAt: now, isLate: false))
+        }
+        return outcomes
     }
 
     /// The writes of one object, in the order the server applied them.
