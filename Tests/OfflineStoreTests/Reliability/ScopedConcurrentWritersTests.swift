@@ -47,6 +47,11 @@ struct ScopedConcurrentWritersTests {
                 let hidden = try await writers.ids(lastChangedAt: past.unpromised(pageEnds: pages.pageEnds))
                 if !hidden.isEmpty { print("round \(round): \(hidden.sorted()) last changed at a past client timestamp, not checked") }
                 let differ = Set(remote.keys).union(local.keys).filter { remote[$0] != local[$0] && !hidden.contains($0) }
+                if !differ.isEmpty {
+                    for line in pages.listing { print("PULL \(line)") }
+                    let all = try await writers.history()
+                    for id in differ.sorted() { print("SERVER \(id): \(all[id] ?? "?")") }
+                }
                 tally.runs += 1
                 tally.injected += written
                 tally.editsChecked += remote.count
