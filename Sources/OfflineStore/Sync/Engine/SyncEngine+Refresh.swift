@@ -78,13 +78,22 @@ extension SyncEngine {
         let departuresSince = cursor
         let sweeping = DeletionSweepRule.sweeps(backendSweeps: backend.sweepsDeletions(in: collection.name),
                                                 fromTheBeginning: cursor == nil, holdsServerCopies: holdsServerCopies)
+        // A scoped pull's cursor waits for the departure pull that covers it (ScopedCursorRule).
+        let commit = ScopedCursorRule.commit(scoped: scope != nil, heldObjects: hadObjects)
         // The ids are kept only where the departures or a sweep need them: a million-object pull keeps none.
-        let pulled = try await pullPages(collection, since: cursor, scope: scope, storingCursor: true,
+        let pulled = try await pullPages(collection, since: cursor, scope: scope, storingCursor: commit.storesPageCursors,
                                          collectingIDs: (scope != nil && hadObjects) || sweeping,
                                          includingDeletions: cursor != nil || holdsServerCopies, preparing: preparing,
                                          pulledBefore: pulledBefore, report: &report, context: context)
         if let scope, hadObjects {
             try await pullDepartures(collection, scope: scope, since: departuresSince, delivered: pulled.ids, report: &report)
+        }
+        if let scope, !commit.storesPageCursors {
+            let reasons = ChangeReasons()
+            report.leftScope += try write("recording the cursor of \(collection.name)", reasons: reasons) { db in
+                if let last = pulled.cursor { try CollectionsTable.setCursor(last, of: collection.name, in: db) }
+                return try removeSettledDepartures(scope: scope, collection: collection.name, in: db, reasons: reasons)
+            }
         }
         if catchUp != nil {
             try write("recording the scope catch-up of \(collection.name)") { db in
@@ -126,13 +135,15 @@ extension SyncEngine {
     /// the refresh returns only once no transaction is under way.
     /// `includingDeletions` false (a pull from the beginning into a collection holding no server
     /// copy) lets the backend leave tombstones out.
-    /// - Returns: how many changes the pages brought, and, when `collectingIDs`, the version each id was brought at.
+    /// - Returns: how many changes the pages brought, when `collectingIDs` the version each id
+    ///   was brought at, and the last page's cursor (nil when it had none: the stored one stays).
     @discardableResult
     private func pullPages(_ collection: CollectionDescriptor, since cursor: String?, scope: ServerQuery?,
                            storingCursor: Bool, collectingIDs: Bool, includingDeletions: Bool,
                            preparing: Bool, pulledBefore: Bool, report: inout SyncReport,
-                           context: SyncContext) async throws -> (count: Int, ids: [String: String]) {
+                           context: SyncContext) async throws -> (count: Int, ids: [String: String], cursor: String?) {
         let backend = self.backend, name = collection.name
+        var lastCursor: String?
         var ids: [String: String] = [:]
         var count = 0
         var held: [RemoteChange] = []
@@ -186,6 +197,7 @@ extension SyncEngine {
                 try await settle()
                 page.changes = held + page.changes
                 held = []
+                if page.next == nil { lastCursor = page.cursor }
                 if !storingCursor { page.cursor = nil }
                 launch(page)
                 pageUnderWay = (arrived + page.changes.count, page.total)
@@ -203,7 +215,7 @@ extension SyncEngine {
             if let chunk = applying, let applied = try? await chunk.value { report.addApplied(applied) }
             throw error
         }
-        return (count, ids)
+        return (count, ids, lastCursor)
     }
 
     /// The first page, asked while the backend prepares the collection `preparing` (on the
