@@ -129,8 +129,8 @@ extension SyncEngine {
     /// never lists it and the departure pull lists its id and a few fields only, so the late-write
     /// recognition (``applyLateWrite(_:watched:collection:report:notices:in:)``) never met it and
     /// an acknowledged delete stayed undone on the server. For each departed record whose id is
-    /// watched, the whole record is fetched and applied as a pulled change, which recognises it;
-    /// the departure (or the sweep at the refresh's end) then removes the local copy.
+    /// watched, the whole record is fetched and goes through that recognition alone (a late
+    /// delivery is deleted again; anything else is left to the departure, nothing is stored).
     func recogniseLateCreates(among departed: [RemoteChange], of collection: CollectionDescriptor,
                               report: inout SyncReport) async throws {
         guard watchesLateWrites else { return }
@@ -139,7 +139,14 @@ extension SyncEngine {
         }
         for change in departed where watched.contains(change.id) {
             guard let whole = try await backend.fetch(collection: collection.name, id: change.id) else { continue }
-            try apply(PullPage(changes: [whole], cursor: nil, next: nil), to: collection, report: &report)
+            var found = SyncReport()
+            var notices = AppNotices()
+            try write("recognising a late create of \(collection.name)") { db in
+                var creates = try watchedCreates(in: collection.name, in: db)
+                _ = try applyLateWrite(whole, watched: &creates, collection: collection, report: &found, notices: &notices, in: db)
+            }
+            try deliver(notices, report: &found)
+            report.addApplied(found)
         }
     }
 }
