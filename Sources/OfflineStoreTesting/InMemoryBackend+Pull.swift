@@ -35,7 +35,16 @@ extension InMemoryBackend {
             }
             token = decoded
         }
-        let since = try token?.since ?? Self.parse(cursor: cursor)
+        let since: Int64
+        if let token {
+            since = token.since
+        } else {
+            // A pull starts a look-back below its cursor, as KintoBackend asks (nothing below everything).
+            let parsed = try Self.parse(cursor: cursor), window = configuration.lookBack.components
+            let lookBack = window.seconds * 1000 + window.attoseconds / 1_000_000_000_000_000
+            let (back, overflow) = parsed.subtractingReportingOverflow(lookBack)
+            since = parsed == Int64.min ? parsed : (overflow ? Int64.min + 1 : back)
+        }
         let requiresPrepared = configuration.requiresPreparedCollections
         let pageSize = configuration.pageSize
         let announcesTotal = configuration.announcesTotal

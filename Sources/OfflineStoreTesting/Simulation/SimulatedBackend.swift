@@ -8,12 +8,14 @@ final class SimulatedBackend: Backend {
     let server: InMemoryBackend
     let incarnation: Int
     let client: Int
+    let overlapsPageBoundaries: Bool
 
-    init(network: SimulatedNetwork, server: InMemoryBackend, incarnation: Int, client: Int) {
+    init(network: SimulatedNetwork, server: InMemoryBackend, incarnation: Int, client: Int, overlapsPageBoundaries: Bool) {
         self.network = network
         self.server = server
         self.incarnation = incarnation
         self.client = client
+        self.overlapsPageBoundaries = overlapsPageBoundaries
     }
 
     func validate(id: String) throws { try server.validate(id: id) }
@@ -51,11 +53,24 @@ final class SimulatedBackend: Backend {
                       listing: FeedListing) async throws -> PullPage {
         switch try await network.call(.pull(collection: collection, since: cursor, continuing: continuing, listing: listing),
                                       incarnation: incarnation, client: client) {
-        case .page(let page): return page
+        case .page(let page): return overlapsPageBoundaries ? Self.startingAtItsBoundary(page) : page
         case .failed(let error): throw error
         case .pushed: throw OfflineStoreError(.badResponse, "outcomes answered a pull")
         }
     }
 
     func ping() async throws {}
+
+    /// The page with its continuation made to start at the page's last version instead of after
+    /// it, as `KintoBackend` asks Kinto's next page (`KintoPageBoundary`): a change sharing that
+    /// version is listed again, not skipped; a page of nothing but that version keeps the
+    /// server's continuation (asked again, it would come back whole).
+    static func startingAtItsBoundary(_ page: PullPage) -> PullPage {
+        guard let next = page.next, var token = PullToken(next),
+              let lowest = page.changes.compactMap({ Int64($0.version) }).min(), lowest < token.after else { return page }
+        token.after -= 1
+        var overlapping = page
+        overlapping.next = token.continuation
+        return overlapping
+    }
 }

@@ -63,20 +63,32 @@ final class SimulatedServer: @unchecked Sendable {
     }
 
     /// Another writer's batch, straight on the server (no network, no preconditions): each
-    /// operation a put or (no data) a delete, applied at once with consecutive versions, as
-    /// one Kinto batch; recorded as client `writer` (no store). Returns each outcome.
-    func write(_ operations: [(id: String, data: JSONValue?)], collection: String, writer: Int, now: Int64) -> [PushOutcome] {
-        let batch = operations.map { PushOperation(id: $0.id, kind: $0.data == nil ? .delete : .update, data: $0.data,
-                                                   baseVersion: nil, idempotencyKey: "writer") }
-        let outcomes = backend.apply(batch, collection: collection, now: now)
-        for (operation, outcome) in zip(batch, outcomes) {
-            guard case .applied(let record, let version) = outcome, version != nil else { continue }
-            history.append(ServerWrite(
-                id: operation.id, kind: operation.kind, data: operation.kind == .delete ? nil : record,
-                version: version.flatMap { Int64($0) }, client: writer, incarnation: 0,
-                call: 0, sentAt: now, appliedAt: now, isLate: false))
+    /// operation a put or (no data) a delete, applied at once and in order, as one Kinto batch;
+    /// a put with a `stamp` carries that `last_modified` (a collider, which Kinto keeps when it is
+    /// in the past). Recorded as client `writer` (no store). Returns each outcome.
+    func write(_ operations: [(id: String, data: JSONValue?, stamp: Int64?)], collection: String, writer: Int,
+               now: Int64) -> [PushOutcome] {
+        operations.map { operation in
+            let outcome: PushOutcome
+            if let stamp = operation.stamp, let data = operation.data?.objectValue {
+                let version = backend.state.withLock { s in
+                    s.modify(collection) { $0.write(id: operation.id, data: data, sentVersion: stamp) }
+                }
+                outcome = .applied(record: backend.serverRecord(collection: collection, id: operation.id)?.record,
+                                   version: String(version))
+            } else {
+                let push = PushOperation(id: operation.id, kind: operation.data == nil ? .delete : .update, data: operation.data,
+                                         baseVersion: nil, idempotencyKey: "writer")
+                outcome = backend.apply([push], collection: collection, now: now)[0]
+            }
+            if case .applied(let record, let version) = outcome, version != nil {
+                history.append(ServerWrite(
+                    id: operation.id, kind: operation.data == nil ? .delete : .update, data: operation.data == nil ? nil : record,
+                    version: version.flatMap { Int64($0) }, client: writer, incarnation: 0,
+                    call: 0, sentAt: now, appliedAt: now, isLate: false))
+            }
+            return outcome
         }
-        return outcomes
     }
 
     /// The writes of one object, in the order the server applied them.

@@ -70,6 +70,17 @@ public struct Simulation: Sendable {
         public var serverWriterWeight = 8
         /// The ids only that writer writes, besides the shared ones; default 3.
         public var writerIDs = 3
+        /// How often (percent) one of the server writer's puts is a collider: it sends the
+        /// collection timestamp it read before its batch as `last_modified`, which Kinto's memory
+        /// backend keeps when the batch wrote before it, so two changes share a timestamp; default 25.
+        public var colliderPercent = 25
+        /// The look-back of the clients' pulls (`KintoBackend`'s, which the in-memory server
+        /// applies to every pull's cursor); default 5 s.
+        public var lookBack: Duration = .seconds(5)
+        /// Whether a client's next page starts at the last timestamp of the page before, as
+        /// `KintoBackend` asks it (`KintoPageBoundary`); false follows the server's continuation,
+        /// which starts after it and skips a change sharing it; default true.
+        public var overlapsPageBoundaries = true
         /// The page size of the server for the pulls of each run, drawn from these per run;
         /// default 1, 2 or 3 (``pageSize`` when empty).
         public var pageSizes = [1, 2, 3]

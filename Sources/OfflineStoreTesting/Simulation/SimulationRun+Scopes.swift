@@ -34,23 +34,38 @@ extension SimulationRun {
     func writeOnServer() {
         let ids = writerIDs
         let count = random.chance(40) ? 2 + random.int(in: 0..<3) : 1
-        var operations: [(id: String, data: JSONValue?)] = []
+        // The collection timestamp as the writer read it before the batch: a collider sends it as
+        // its `last_modified`, which lands in the past once the batch wrote something before it.
+        let read = Int64(server.backend.collectionTimestamp(collection: configuration.collection)) ?? 0
+        var operations: [(id: String, data: JSONValue?, stamp: Int64?)] = []
         for _ in 0..<count {
             let id = ids[random.int(in: 0..<ids.count)]
             if random.chance(30) {
-                operations.append((id, nil))
+                operations.append((id, nil, nil))
             } else {
                 writerEdits += 1
-                operations.append((id, ["id": .string(id), "v": .string("w.\(writerEdits)"), "tag": randomTag()]))
+                let collides = random.chance(configuration.colliderPercent) && collidesWithinTheLookBack(read)
+                operations.append((id, ["id": .string(id), "v": .string("w.\(writerEdits)"), "tag": randomTag()],
+                                   collides ? read : nil))
             }
         }
         let outcomes = server.write(operations, collection: configuration.collection, writer: writerIndex, now: milliseconds())
         let items = zip(operations, outcomes).map { operation, outcome -> String in
-            let what = operation.data.map { "\(operation.id)=\(Self.describe($0))" } ?? "delete \(operation.id)"
+            var what = operation.data.map { "\(operation.id)=\(Self.describe($0))" } ?? "delete \(operation.id)"
+            if let stamp = operation.stamp { what += " sent as \(version(String(stamp)))" }
             guard case .applied(_, let version) = outcome else { return what + " (nothing)" }
             return what + (version.map { self.version($0) } ?? " (nothing)")
         }
         log("w writes on the server: [\(items.joined(separator: ", "))]")
+    }
+
+    /// Whether a collider's timestamp `read` may land in the past here: Kinto's look-back reads
+    /// such a write again only when it lands within the look-back of its timestamp (a later one
+    /// is a documented limit, Docs/Sync.md), and a page of one change cannot separate two
+    /// changes of one timestamp (``KintoPageBoundary``'s limit), so pages of one are left out.
+    func collidesWithinTheLookBack(_ read: Int64) -> Bool {
+        let window = configuration.lookBack.components.seconds * 1000
+        return server.backend.configuration.pageSize >= 2 && milliseconds() - read < window / 2
     }
 
     /// The client number the server's writer goes by in the server's history.

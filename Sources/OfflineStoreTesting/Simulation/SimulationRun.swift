@@ -51,7 +51,7 @@ final class SimulationRun: @unchecked Sendable {
         start = milliseconds()
         network = SimulatedNetwork(executor: executor, clock: milliseconds)
         server = SimulatedServer(backend: InMemoryBackend(configuration: InMemoryBackend.Configuration(
-            maxBatchSize: configuration.maxBatchSize, pageSize: pageSize, now: date.now)))
+            maxBatchSize: configuration.maxBatchSize, pageSize: pageSize, now: date.now, lookBack: configuration.lookBack)))
         directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("offline-store-simulation-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)")
     }
@@ -83,7 +83,8 @@ final class SimulationRun: @unchecked Sendable {
                 let incarnation = nextIncarnation
                 nextIncarnation += 1
                 network.open(incarnation: incarnation, client: client)
-                let backend = SimulatedBackend(network: network, server: server.backend, incarnation: incarnation, client: client)
+                let backend = SimulatedBackend(network: network, server: server.backend, incarnation: incarnation, client: client,
+                                               overlapsPageBoundaries: configuration.overlapsPageBoundaries)
                 let store = try ObjectStore(path: path, configuration: base, backend: backend)
                 try store.register(descriptor(policy: policy, scope: scopes[index]))
                 return (store, incarnation)
