@@ -28,9 +28,9 @@ enum KintoPageBoundary {
     /// `_token` dropped, every other parameter kept in order; nil when the pull has no `_since`
     /// or the boundary cannot be read (Kinto's `Next-Page` is followed then).
     static func overlapping(_ nextPage: URL) -> URL? {
-        guard let boundary = boundary(of: nextPage), boundary > Int64.min,
-              var components = URLComponents(url: nextPage, resolvingAgainstBaseURL: false),
-              let items = components.percentEncodedQueryItems, items.contains(where: { $0.name == "_since" }) else { return nil }
+        guard var components = URLComponents(url: nextPage, resolvingAgainstBaseURL: false),
+              let items = components.percentEncodedQueryItems, items.contains(where: { $0.name == "_since" }),
+              let boundary = boundary(of: nextPage), boundary > Int64.min else { return nil }
         components.percentEncodedQueryItems = items.compactMap { item in
             switch item.name {
             case "_token": return nil
