@@ -38,13 +38,17 @@ extension SimulationRun {
         // its `last_modified`, which lands in the past once the batch wrote something before it.
         let read = Int64(server.backend.collectionTimestamp(collection: configuration.collection)) ?? 0
         var operations: [(id: String, data: JSONValue?, stamp: Int64?)] = []
+        // One collider per batch: two changes share a timestamp at most, as one collider's
+        // write makes (more than a page holds is a documented limit, KintoPageBoundary).
+        var collided = false
         for _ in 0..<count {
             let id = ids[random.int(in: 0..<ids.count)]
             if random.chance(30) {
                 operations.append((id, nil, nil))
             } else {
                 writerEdits += 1
-                let collides = random.chance(configuration.colliderPercent) && collidesWithinTheLookBack(read)
+                let collides = random.chance(configuration.colliderPercent) && !collided && collidesWithinTheLookBack(read)
+                collided = collided || collides
                 operations.append((id, ["id": .string(id), "v": .string("w.\(writerEdits)"), "tag": randomTag()],
                                    collides ? read : nil))
             }
