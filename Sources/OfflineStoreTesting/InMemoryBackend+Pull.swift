@@ -22,8 +22,11 @@ extension InMemoryBackend {
     }
 
     /// The page a pull gets now (no fault, not logged): what ``pull(collection:since:continuing:)``
-    /// answers once its fault, if any, was played; the simulator's server answers with it.
-    func page(collection: String, since cursor: String?, continuing: PullContinuation?) throws -> PullPage {
+    /// (or, with another `listing`, a scoped or light pull) answers once its fault, if any, was
+    /// played; the simulator's server answers with it. A listing that leaves changes out pages
+    /// over what it lists, as Kinto's filtered pages do.
+    func page(collection: String, since cursor: String?, continuing: PullContinuation?,
+              listing: FeedListing = .everything) throws -> PullPage {
         try validate(id: collection)
         var token: PullToken?
         if let continuing {
@@ -32,7 +35,16 @@ extension InMemoryBackend {
             }
             token = decoded
         }
-        let since = try token?.since ?? Self.parse(cursor: cursor)
+        let since: Int64
+        if let token {
+            since = token.since
+        } else {
+            // A pull starts a look-back below its cursor, as KintoBackend asks (nothing below everything).
+            let parsed = try Self.parse(cursor: cursor), window = configuration.lookBack.components
+            let lookBack = window.seconds * 1000 + window.attoseconds / 1_000_000_000_000_000
+            let (back, overflow) = parsed.subtractingReportingOverflow(lookBack)
+            since = parsed == Int64.min ? parsed : (overflow ? Int64.min + 1 : back)
+        }
         let requiresPrepared = configuration.requiresPreparedCollections
         let pageSize = configuration.pageSize
         let announcesTotal = configuration.announcesTotal
@@ -44,8 +56,9 @@ extension InMemoryBackend {
             let stored = s.collection(collection)
             let position = token ?? PullToken(collection: collection, since: since, after: since, bound: stored.timestamp)
             let remaining = stored.changes(after: position.after, upTo: position.bound)
+                .filter { listing.show(id: $0.id, record: $0.record) != nil }
             let page = remaining.prefix(pageSize)
-            let changes = page.map { RemoteChange(id: $0.id, record: $0.record.data, version: String($0.record.lastModified)) }
+            let changes = page.compactMap { listing.show(id: $0.id, record: $0.record) }
             let total = announcesTotal ? stored.changes(after: position.since, upTo: position.bound).count : nil
             guard remaining.count > pageSize, let last = page.last?.record.lastModified else {
                 return PullPage(changes: changes, cursor: String(position.bound), next: nil, total: total)

@@ -30,13 +30,18 @@ public final class InMemoryBackend: Backend, Sendable {
         public var requiresPreparedCollections: Bool
         /// Whether pull pages announce ``PullPage/total``; default false, as Kinto does not.
         public var announcesTotal: Bool
+        /// How far below a pull's cursor its first page starts, as `KintoBackend` asks
+        /// `_since = cursor − lookBack`; default zero. Writes with a writer's past timestamp
+        /// (``StoredCollection``) need it, as on Kinto.
+        public var lookBack: Duration
 
         /// Creates a configuration; `maxBatchSize` and `pageSize` must be at least 1.
         public init(
             maxBatchSize: Int = 25, pageSize: Int = 100, now: @escaping @Sendable () -> Date = { Date() },
             clock: any Clock<Duration> = ContinuousClock(), requiresPreparedCollections: Bool = false,
-            announcesTotal: Bool = false
+            announcesTotal: Bool = false, lookBack: Duration = .zero
         ) {
+            self.lookBack = lookBack
             precondition(maxBatchSize >= 1 && pageSize >= 1, "batch and page sizes must be at least 1")
             self.maxBatchSize = maxBatchSize
             self.pageSize = pageSize

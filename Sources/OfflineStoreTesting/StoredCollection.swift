@@ -41,6 +41,28 @@ struct StoredCollection: Sendable {
         return version
     }
 
+    /// Stores `data` under `id` with a `last_modified` the writer sent, as Kinto's memory
+    /// backend does (`bump_timestamp`): equal to the collection timestamp, bumped past it; in
+    /// the future, taken and the collection timestamp moves there; in the past, stored as it is
+    /// and the collection timestamp stays, so the record shares its version with the change
+    /// written at that instant (Docs/KintoFacts.md §6). Returns the version.
+    @discardableResult
+    mutating func write(id: String, data: [String: JSONValue], sentVersion stamp: Int64) -> Int64 {
+        var stored = data
+        stored["last_modified"] = nil
+        stored["id"] = .string(id)
+        let version: Int64
+        if stamp == timestamp {
+            timestamp += 1
+            version = timestamp
+        } else {
+            if stamp > timestamp { timestamp = stamp }
+            version = stamp
+        }
+        records[id] = StoredRecord(data: .object(stored), lastModified: version)
+        return version
+    }
+
     /// Replaces a live record with a tombstone; returns the tombstone's version, nil if none was live.
     @discardableResult
     mutating func remove(id: String, now: Int64) -> Int64? {
@@ -56,11 +78,17 @@ struct StoredCollection: Sendable {
         write(id: id, data: current, now: now)
     }
 
-    /// The changes with `after < last_modified <= bound`, oldest first.
+    /// The changes with `after < last_modified <= bound`, oldest first; at one version (a
+    /// writer's timestamp in the past) live records before tombstones, as Kinto's memory
+    /// backend lists them, then by id.
     func changes(after: Int64, upTo bound: Int64) -> [(id: String, record: StoredRecord)] {
         records
             .filter { $0.value.lastModified > after && $0.value.lastModified <= bound }
             .map { (id: $0.key, record: $0.value) }
-            .sorted { $0.record.lastModified < $1.record.lastModified }
+            .sorted { a, b in
+                if a.record.lastModified != b.record.lastModified { return a.record.lastModified < b.record.lastModified }
+                if (a.record.data == nil) != (b.record.data == nil) { return a.record.data != nil }
+                return a.id < b.id
+            }
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import OfflineStore
 import OfflineStoreTesting
 
 /// `offline-store-simulate`: runs the deterministic simulation (Docs/Reliability.md).
@@ -33,11 +34,21 @@ struct SimulateCommand: ParsableCommand {
                                valueName: "seconds"))
     var lateWindow: Int64?
 
+    @Option(help: "How many seeds of --seeds run at once, each on a thread of its own (default: the processors).")
+    var jobs = ProcessInfo.processInfo.activeProcessorCount
+
+    @Flag(help: "Leave sync scopes and the server's own writer out (the model before scopes).")
+    var noScopes = false
+
+    @Flag(help: "Follow the server's next page after a page's last timestamp, as before KintoPageBoundary (a change sharing it is skipped).")
+    var noOverlap = false
+
     mutating func validate() throws {
         guard (seed == nil) != (seeds == nil) else { throw ValidationError("give either --seed S or --seeds N") }
         if let seeds, seeds < 1 { throw ValidationError("--seeds must be at least 1") }
         guard clients >= 1, steps >= 0 else { throw ValidationError("--clients must be at least 1 and --steps at least 0") }
         if let lateWindow, lateWindow < 0 { throw ValidationError("--late-window must not be negative") }
+        guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
     }
 
     func run() throws {
@@ -48,6 +59,12 @@ struct SimulateCommand: ParsableCommand {
         configuration.clients = clients
         configuration.steps = steps
         if let lateWindow { configuration.store.lateDeliveryWindow = .seconds(lateWindow) }
+        if noOverlap { configuration.overlapsPageBoundaries = false }
+        if noScopes {
+            configuration.scopes = [nil]
+            configuration.scopeChoices = []
+            configuration.serverWriterWeight = 0
+        }
         let simulation = Simulation(configuration: configuration)
         if let seed {
             let result = simulation.runBlocking(seed: seed)
@@ -58,21 +75,38 @@ struct SimulateCommand: ParsableCommand {
             if !result.passed { throw ExitCode(1) }
             return
         }
+        let count = seeds ?? 0
+        let outcomes = Self.runSeeds(simulation, first: first, count: count, jobs: jobs)
         var total = SimulationResult.Statistics()
         var failed: [UInt64] = []
-        for seed in first..<(first + UInt64(seeds ?? 0)) {
-            let result = simulation.runBlocking(seed: seed)
-            total.add(result.statistics)
-            if !result.passed {
-                failed.append(seed)
-                for line in result.shortTrace() { print(line) }
-            }
+        for (offset, outcome) in outcomes.enumerated() {
+            total.add(outcome.statistics)
+            guard let lines = outcome.failure else { continue }
+            failed.append(first + UInt64(offset))
+            for line in lines { print(line) }
         }
-        let count = seeds ?? 0
         print(Self.summary(total, runs: count))
         print("\(count) seeds from \(first): \(count - failed.count) passed, \(failed.count) failed"
               + (failed.isEmpty ? "" : " (\(failed.map(String.init).joined(separator: " ")))"))
         if !failed.isEmpty { throw ExitCode(1) }
+    }
+
+    /// Runs seeds first…first+count-1 on `jobs` threads at once (each run is independent:
+    /// its own executor, server, network and store files) and returns, in seed order, each
+    /// run's statistics and, for a failing one, its short trace. The output does not depend on
+    /// `jobs`.
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    static func runSeeds(_ simulation: Simulation, first: UInt64, count: Int,
+                         jobs: Int) -> [(statistics: SimulationResult.Statistics, failure: [String]?)] {
+        let results = Locked([(statistics: SimulationResult.Statistics, failure: [String]?)?](repeating: nil, count: count))
+        DispatchQueue.concurrentPerform(iterations: min(jobs, max(count, 1))) { worker in
+            for index in stride(from: worker, to: count, by: jobs) {
+                let result = simulation.runBlocking(seed: first + UInt64(index))
+                let outcome = (statistics: result.statistics, failure: result.passed ? nil : result.shortTrace())
+                results.withLock { $0[index] = outcome }
+            }
+        }
+        return results.withLock { $0.map { $0 ?? (SimulationResult.Statistics(), ["a seed did not run"]) } }
     }
 
     static func summary(_ s: SimulationResult.Statistics, runs: Int) -> String {

@@ -8,12 +8,14 @@ final class SimulatedBackend: Backend {
     let server: InMemoryBackend
     let incarnation: Int
     let client: Int
+    let overlapsPageBoundaries: Bool
 
-    init(network: SimulatedNetwork, server: InMemoryBackend, incarnation: Int, client: Int) {
+    init(network: SimulatedNetwork, server: InMemoryBackend, incarnation: Int, client: Int, overlapsPageBoundaries: Bool) {
         self.network = network
         self.server = server
         self.incarnation = incarnation
         self.client = client
+        self.overlapsPageBoundaries = overlapsPageBoundaries
     }
 
     func validate(id: String) throws { try server.validate(id: id) }
@@ -34,13 +36,41 @@ final class SimulatedBackend: Backend {
     }
 
     func pull(collection: String, since cursor: String?, continuing: PullContinuation?) async throws -> PullPage {
-        switch try await network.call(.pull(collection: collection, since: cursor, continuing: continuing),
+        try await pull(collection: collection, since: cursor, continuing: continuing, listing: .everything)
+    }
+
+    func pull(collection: String, since cursor: String?, continuing: PullContinuation?,
+              scope: ServerQuery) async throws -> PullPage {
+        try await pull(collection: collection, since: cursor, continuing: continuing, listing: .scope(scope))
+    }
+
+    func pull(collection: String, since cursor: String?, continuing: PullContinuation?,
+              fields: [String]) async throws -> PullPage {
+        try await pull(collection: collection, since: cursor, continuing: continuing, listing: .fields(fields))
+    }
+
+    private func pull(collection: String, since cursor: String?, continuing: PullContinuation?,
+                      listing: FeedListing) async throws -> PullPage {
+        switch try await network.call(.pull(collection: collection, since: cursor, continuing: continuing, listing: listing),
                                       incarnation: incarnation, client: client) {
-        case .page(let page): return page
+        case .page(let page): return overlapsPageBoundaries ? Self.startingAtItsBoundary(page) : page
         case .failed(let error): throw error
         case .pushed: throw OfflineStoreError(.badResponse, "outcomes answered a pull")
         }
     }
 
     func ping() async throws {}
+
+    /// The page with its continuation made to start at the page's last version instead of after
+    /// it, as `KintoBackend` asks Kinto's next page (`KintoPageBoundary`): a change sharing that
+    /// version is listed again, not skipped; a page of nothing but that version keeps the
+    /// server's continuation (asked again, it would come back whole).
+    static func startingAtItsBoundary(_ page: PullPage) -> PullPage {
+        guard let next = page.next, var token = PullToken(next),
+              let lowest = page.changes.compactMap({ Int64($0.version) }).min(), lowest < token.after else { return page }
+        token.after -= 1
+        var overlapping = page
+        overlapping.next = token.continuation
+        return overlapping
+    }
 }

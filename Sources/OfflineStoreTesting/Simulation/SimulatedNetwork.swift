@@ -5,8 +5,9 @@ import OfflineStore
 enum SimulatedRequest: Sendable {
     /// A batch of queued operations (Kinto's `/batch`).
     case push(collection: String, operations: [PushOperation])
-    /// One page of the change feed.
-    case pull(collection: String, since: String?, continuing: PullContinuation?)
+    /// One page of the change feed: every change, a sync scope's live records (no
+    /// tombstones, as Kinto's filters) or a few fields of every change.
+    case pull(collection: String, since: String?, continuing: PullContinuation?, listing: FeedListing)
 }
 
 /// What the simulated server answers.

@@ -40,8 +40,8 @@ final class SimulatedServer: @unchecked Sendable {
     /// Handles a delivered request as Kinto would and records the writes it applied.
     func handle(_ call: SimulatedCall, late: Bool) -> SimulatedAnswer {
         switch call.request {
-        case .pull(let collection, let since, let continuing):
-            do { return .page(try backend.page(collection: collection, since: since, continuing: continuing)) } catch {
+        case .pull(let collection, let since, let continuing, let listing):
+            do { return .page(try backend.page(collection: collection, since: since, continuing: continuing, listing: listing)) } catch {
                 return .failed(error as? OfflineStoreError ?? OfflineStoreError(.server, "\(error)"))
             }
         case .push(let collection, let operations):
@@ -59,6 +59,35 @@ final class SimulatedServer: @unchecked Sendable {
                     call: call.id, sentAt: call.sentAt, appliedAt: now, isLate: late))
             }
             return .pushed(outcomes)
+        }
+    }
+
+    /// Another writer's batch, straight on the server (no network, no preconditions): each
+    /// operation a put or (no data) a delete, applied at once and in order, as one Kinto batch;
+    /// a put with a `stamp` carries that `last_modified` (a collider, which Kinto keeps when it is
+    /// in the past). Recorded as client `writer` (no store). Returns each outcome.
+    func write(_ operations: [(id: String, data: JSONValue?, stamp: Int64?)], collection: String, writer: Int,
+               now: Int64) -> [PushOutcome] {
+        operations.map { operation in
+            let outcome: PushOutcome
+            if let stamp = operation.stamp, let data = operation.data?.objectValue {
+                let version = backend.state.withLock { s in
+                    s.modify(collection) { $0.write(id: operation.id, data: data, sentVersion: stamp) }
+                }
+                outcome = .applied(record: backend.serverRecord(collection: collection, id: operation.id)?.record,
+                                   version: String(version))
+            } else {
+                let push = PushOperation(id: operation.id, kind: operation.data == nil ? .delete : .update, data: operation.data,
+                                         baseVersion: nil, idempotencyKey: "writer")
+                outcome = backend.apply([push], collection: collection, now: now)[0]
+            }
+            if case .applied(let record, let version) = outcome, version != nil {
+                history.append(ServerWrite(
+                    id: operation.id, kind: operation.data == nil ? .delete : .update, data: operation.data == nil ? nil : record,
+                    version: version.flatMap { Int64($0) }, client: writer, incarnation: 0,
+                    call: 0, sentAt: now, appliedAt: now, isLate: false))
+            }
+            return outcome
         }
     }
 

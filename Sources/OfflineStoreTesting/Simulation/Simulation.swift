@@ -52,6 +52,38 @@ public struct Simulation: Sendable {
         /// The store configuration every client starts from (the simulation sets deferred
         /// writes, its own clock and a silent logger).
         public var store = ObjectStore.Configuration()
+        /// The values of the `tag` field that edits and the server's writer give records; the
+        /// scopes select on it, so a record enters and leaves a scope as its tag changes.
+        public var tags = ["red", "blue", "green"]
+        /// The sync scope each client starts with, in turn (nil: the whole collection);
+        /// default: whole, `tag in [red, blue]`, `tag == red`.
+        public var scopes: [ServerQuery?] = [nil, ServerQuery([.isIn("tag", ["red", "blue"])]),
+                                             ServerQuery([.equal("tag", "red")])]
+        /// The scopes an app may switch a client to (registering the collection again); empty: never.
+        public var scopeChoices: [ServerQuery?] = [nil, ServerQuery([.isIn("tag", ["red", "blue"])]),
+                                                   ServerQuery([.equal("tag", "red")]), ServerQuery([.equal("tag", "blue")]),
+                                                   ServerQuery([ServerQuery.Term("tag", .notEqual, "green")])]
+        /// The weight of a scope change among a step's choices (per idle client); default 2.
+        public var rescopeWeight = 2
+        /// The weight of a write by another writer straight on the server (a single write, a
+        /// batch, a delete) among a step's choices; 0 turns that writer off; default 8.
+        public var serverWriterWeight = 8
+        /// The ids only that writer writes, besides the shared ones; default 3.
+        public var writerIDs = 3
+        /// How often (percent) one of the server writer's puts is a collider: it sends the
+        /// collection timestamp it read before its batch as `last_modified`, which Kinto's memory
+        /// backend keeps when the batch wrote before it, so two changes share a timestamp; default 25.
+        public var colliderPercent = 25
+        /// The look-back of the clients' pulls (`KintoBackend`'s, which the in-memory server
+        /// applies to every pull's cursor); default 5 s.
+        public var lookBack: Duration = .seconds(5)
+        /// Whether a client's next page starts at the last timestamp of the page before, as
+        /// `KintoBackend` asks it (`KintoPageBoundary`); false follows the server's continuation,
+        /// which starts after it and skips a change sharing it; default true.
+        public var overlapsPageBoundaries = true
+        /// The page size of the server for the pulls of each run, drawn from these per run;
+        /// default 1, 2 or 3 (``pageSize`` when empty).
+        public var pageSizes = [1, 2, 3]
 
         /// The default shape.
         public init() {}
@@ -62,8 +94,9 @@ public struct Simulation: Sendable {
 
     /// A simulation of this shape.
     public init(configuration: Configuration = Configuration()) {
-        precondition(configuration.clients >= 1 && !configuration.objectIDs.isEmpty && !configuration.policies.isEmpty,
-                     "a simulation needs a client, an object id and a policy")
+        precondition(configuration.clients >= 1 && !configuration.objectIDs.isEmpty && !configuration.policies.isEmpty
+                     && !configuration.scopes.isEmpty && !configuration.tags.isEmpty,
+                     "a simulation needs a client, an object id, a policy, a scope and a tag")
         self.configuration = configuration
     }
 

@@ -3,8 +3,8 @@ import OfflineStore
 /// The promises checked after quiescence.
 @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 extension SimulationRun {
-    /// Every client's queue is empty (none stuck); each store equals the server except for
-    /// conflicts and failed entries left; every acknowledged edit reached the server or was
+    /// Every client's queue is empty (none stuck); each store holds exactly the server's
+    /// records that match its scope, except for conflicts and failed entries left; every acknowledged edit reached the server or was
     /// superseded; no acknowledged delete was undone by the deleting client's own late write.
     func check() {
         let collection = configuration.collection
@@ -32,11 +32,15 @@ extension SimulationRun {
         for object in (try? client.store.collection(collection).findAll()) ?? [] {
             if let id = object["id"]?.stringValue { local[id] = object }
         }
+        // Exactly the server's records that match the client's scope: none missed, none extra.
+        let scope = scopes[client.index]
         for id in Set(local.keys).union(serverRecords.keys).sorted() where !left.contains(id) {
-            let mine = local[id].map(Self.comparable), theirs = serverRecords[id].map(Self.comparable)
+            let held = serverRecords[id].flatMap { Self.holds(scope, $0) ? $0 : nil }
+            let mine = local[id].map(Self.comparable), theirs = held.map(Self.comparable)
             if mine != theirs {
-                fail(.diverged, "\(client.name) holds \(id)=\(Self.describe(local[id])) but the server holds \(Self.describe(serverRecords[id]))",
-                     ids: [id])
+                let outside = serverRecords[id] != nil && held == nil ? " outside its scope (\(Self.describe(scope)))" : ""
+                fail(.diverged, "\(client.name) holds \(id)=\(Self.describe(local[id])) but the server holds "
+                     + "\(Self.describe(serverRecords[id]))\(outside)", ids: [id])
             }
         }
         for id in left.sorted() { note("\(client.name) keeps \(id) conflicted or failed") }

@@ -24,9 +24,13 @@ extension SimulationRun {
         let value = JSONValue.string("\(client.name).\(client.edits)")
         enum Edit { case create, patch, destroy }
         let edit: Edit = !exists ? .create : (random.chance(60) ? .patch : .destroy)
+        // A create gets a tag; a patch changes it sometimes, so the object enters or leaves scopes.
+        let tag = edit == .create || random.chance(40) ? randomTag() : nil
+        let fields: [String: JSONValue] = tag.map { ["v": value, "tag": $0] } ?? ["v": value]
+        let shown = Self.describe(.object(fields))
         switch edit {
-        case .create: log("\(client.name) creates \(id)=\(value.stringValue ?? "")")
-        case .patch: log("\(client.name) patches \(id)=\(value.stringValue ?? "")")
+        case .create: log("\(client.name) creates \(id)=\(shown)")
+        case .patch: log("\(client.name) patches \(id)=\(shown)")
         case .destroy: log("\(client.name) deletes \(id)")
         }
         launch(client) { [self] store, _ in
@@ -34,10 +38,10 @@ extension SimulationRun {
             do {
                 switch edit {
                 case .create:
-                    let saved = try await objects.create(["id": .string(id), "v": value])
+                    let saved = try await objects.create(.object(fields.merging(["id": .string(id)]) { $1 }))
                     client.intents[id] = SimulatedClient.Intent(value: saved, madeAt: milliseconds(), queuedDelete: false)
                 case .patch:
-                    let saved = try await objects.patch(id, ["v": value])
+                    let saved = try await objects.patch(id, fields)
                     client.intents[id] = SimulatedClient.Intent(value: saved, madeAt: milliseconds(), queuedDelete: false)
                 case .destroy:
                     try await objects.destroy(id)
@@ -108,7 +112,9 @@ extension SimulationRun {
 
     static func describe(_ value: JSONValue?) -> String {
         guard let value else { return "deleted" }
-        return value["v"]?.stringValue ?? value.serialized()
+        let tag = value["tag"]?.stringValue.map { "/" + $0 }
+        guard let v = value["v"]?.stringValue else { return tag ?? value.serialized() }
+        return v + (tag ?? "")
     }
 
     static func describe(_ report: SyncReport) -> String {
@@ -139,9 +145,15 @@ extension SimulationRun {
                 }
             }
             return "push [\(items.joined(separator: ", "))]"
-        case .pull(_, let since, let continuing):
+        case .pull(_, let since, let continuing, let listing):
             let from = since.flatMap { Int64($0) }.map { " since @+\(max(0, $0 - start))" } ?? " from the start"
-            return "pull\(from)\(continuing == nil ? "" : " (next page)")"
+            let what: String
+            switch listing {
+            case .everything: what = "pull"
+            case .scope(let scope): what = "scoped pull (\(describe(scope)))"
+            case .fields: what = "departure pull"
+            }
+            return "\(what)\(from)\(continuing == nil ? "" : " (next page)")"
         }
     }
 

@@ -10,7 +10,7 @@ final class SimulationRun: @unchecked Sendable {
     /// Something the scheduler can make happen at a step.
     enum Event {
         case edit(SimulatedClient), sync(SimulatedClient), flush(SimulatedClient), refresh(SimulatedClient)
-        case resolve(SimulatedClient), kill(SimulatedClient)
+        case resolve(SimulatedClient), kill(SimulatedClient), rescope(SimulatedClient), serverWriter
         case deliverRequest(SimulatedCall), dropRequest(SimulatedCall), duplicateRequest(SimulatedCall)
         case deliverAnswer(SimulatedCall), dropAnswer(SimulatedCall), timeOut(SimulatedCall)
     }
@@ -29,6 +29,10 @@ final class SimulationRun: @unchecked Sendable {
     var violations: [SimulationResult.Violation] = []
     var statistics = SimulationResult.Statistics()
     var step = 0
+    /// The sync scope each client's app registers now, by client index (nil: the whole collection).
+    var scopes: [ServerQuery?] = []
+    /// How many writes the server's own writer made: the next value's number.
+    var writerEdits = 0
     private var nextIncarnation = 1
     private var stuck = false
 
@@ -40,12 +44,14 @@ final class SimulationRun: @unchecked Sendable {
         self.seed = seed
         self.configuration = configuration
         random = SimulationRandom(seed: seed)
+        let sizes = configuration.pageSizes
+        let pageSize = sizes.isEmpty ? configuration.pageSize : sizes[random.int(in: 0..<sizes.count)]
         let date = self.date
         let milliseconds: @Sendable () -> Int64 = { Int64((date.date.timeIntervalSince1970 * 1000).rounded(.down)) }
         start = milliseconds()
         network = SimulatedNetwork(executor: executor, clock: milliseconds)
         server = SimulatedServer(backend: InMemoryBackend(configuration: InMemoryBackend.Configuration(
-            maxBatchSize: configuration.maxBatchSize, pageSize: configuration.pageSize, now: date.now)))
+            maxBatchSize: configuration.maxBatchSize, pageSize: pageSize, now: date.now, lookBack: configuration.lookBack)))
         directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("offline-store-simulation-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)")
     }
@@ -69,6 +75,7 @@ final class SimulationRun: @unchecked Sendable {
 
     private func openClients() throws {
         let base = SimulatedClient.configuration(base: configuration.store, date: date)
+        scopes = (0..<configuration.clients).map { configuration.scopes[$0 % configuration.scopes.count] }
         for index in 0..<configuration.clients {
             let policy = configuration.policies[index % configuration.policies.count]
             clients.append(try SimulatedClient(index: index, directory: directory, policy: policy,
@@ -76,12 +83,13 @@ final class SimulationRun: @unchecked Sendable {
                 let incarnation = nextIncarnation
                 nextIncarnation += 1
                 network.open(incarnation: incarnation, client: client)
-                let backend = SimulatedBackend(network: network, server: server.backend, incarnation: incarnation, client: client)
+                let backend = SimulatedBackend(network: network, server: server.backend, incarnation: incarnation, client: client,
+                                               overlapsPageBoundaries: configuration.overlapsPageBoundaries)
                 let store = try ObjectStore(path: path, configuration: base, backend: backend)
-                try store.register(CollectionDescriptor(configuration.collection, conflictPolicy: policy))
+                try store.register(descriptor(policy: policy, scope: scopes[index]))
                 return (store, incarnation)
             })
-            log("open \(clients[index].name) (\(Self.name(of: policy)))")
+            log("open \(clients[index].name) (\(Self.name(of: policy)), \(Self.describe(scopes[index])))")
         }
     }
 
@@ -98,11 +106,13 @@ final class SimulationRun: @unchecked Sendable {
         for client in clients {
             if !network.isRunning(incarnation: client.incarnation) {
                 options += [(30, .edit(client)), (12, .sync(client)), (4, .flush(client)), (4, .refresh(client))]
+                if !configuration.scopeChoices.isEmpty { options.append((configuration.rescopeWeight, .rescope(client))) }
                 let conflicts = (try? client.store.conflicts().count) ?? 0
                 if conflicts > 0 { options.append((10, .resolve(client))) }
             }
             options.append((configuration.killWeight, .kill(client)))
         }
+        options.append((configuration.serverWriterWeight, .serverWriter))
         for call in network.liveCalls() {
             let legs = network.legs(of: call)
             if legs.request == .inTransit {
@@ -130,6 +140,8 @@ final class SimulationRun: @unchecked Sendable {
         case .refresh(let client): startRun(client, "refresh") { try await $0.refresh() }
         case .resolve(let client): resolveConflicts(of: client, always: nil)
         case .kill(let client): kill(client)
+        case .rescope(let client): rescope(client)
+        case .serverWriter: writeOnServer()
         case .deliverRequest(let call): deliver(call, duplicate: false)
         case .duplicateRequest(let call): deliver(call, duplicate: true)
         case .dropRequest(let call):

@@ -16,6 +16,11 @@ final class AnswerRecordingTransport: HTTPTransport {
     private let base: any HTTPTransport
     private let recorded = Locked<[Exchange]>([])
     private let ends = Locked(PageEnds())
+    private let lines = Locked<[String]>([])
+
+    /// One line per GET answered: its query, status, ETag, Date, whether a next page
+    /// followed, and every listed `id@last_modified` (`†` for a tombstone).
+    var listing: [String] { lines.withLock { $0 } }
 
     /// The `last_modified` every Kinto page with a `Next-Page` ended at, with the bound (the
     /// first answer's `ETag`) of the pull it belonged to. Kinto's next page starts above the
@@ -79,9 +84,20 @@ final class AnswerRecordingTransport: HTTPTransport {
     }
 
     func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        let sent = Int64(Date().timeIntervalSince1970 * 1000)
         let response = try await base.send(request)
         recorded.withLock { $0.append(Exchange(request: request, status: response.status, node: response.header("X-Kinto-Node"))) }
         ends.withLock { $0.record(request, response) }
+        if request.method == "GET" {
+            let query = (request.url.query ?? "").removingPercentEncoding ?? ""
+            let short = query.split(separator: "&").filter { !$0.hasPrefix("_token=") }.joined(separator: "&")
+            let items = ((try? JSONValue(parsing: response.body))?["data"]?.arrayValue ?? []).map { item in
+                "\(item["id"]?.stringValue ?? "?")@\(item["last_modified"]?.intValue ?? 0)\(item["deleted"] == .bool(true) ? "†" : "")"
+            }
+            let token = query.contains("_token=") ? " (next)" : ""
+            let line = "\(sent)-\(Int64(Date().timeIntervalSince1970 * 1000)) GET \(short)\(token) → \(response.status) etag \(response.header("ETag") ?? "-") date \(response.header("Date") ?? "-") next \(response.header("Next-Page")?.isEmpty == false) [\(items.joined(separator: " "))]"
+            lines.withLock { $0.append(line) }
+        }
         return response
     }
 }

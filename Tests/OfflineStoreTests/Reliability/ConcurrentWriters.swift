@@ -114,6 +114,15 @@ struct ConcurrentWriters: Sendable {
         })
     }
 
+    /// Every record and tombstone on the server: `id` → its last change, as listed.
+    func history() async throws -> [String: String] {
+        let reply = try await send("GET", records.appending(queryItems: [URLQueryItem(name: "_since", value: "0")]))
+        let list = (try? JSONValue(parsing: reply.body))?["data"]?.arrayValue ?? []
+        var all: [String: String] = [:]
+        for record in list { if let id = record["id"]?.stringValue { all[id] = record.serialized() } }
+        return all
+    }
+
     /// Every live record on the server, without `last_modified`.
     func all() async throws -> [String: JSONValue] {
         let reply = try await send("GET", records)

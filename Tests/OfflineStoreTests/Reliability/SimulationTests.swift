@@ -66,4 +66,27 @@ struct SimulationTests {
         let repaired = await Simulation(configuration: on).run(seed: seed)
         #expect(repaired.passed, "\(repaired.shortTrace().joined(separator: "\n"))")
     }
+
+    /// Bug 7 of Docs/Reliability.md, found by the simulator: a page that ends at a version a
+    /// writer's past timestamp shares with a tombstone, followed after that version, skips the
+    /// tombstone, and a scoped client keeps the deleted record. With pages starting at their
+    /// boundary (as `KintoBackend` asks Kinto's), the same seed passes.
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    @Test("with pages starting after their boundary, it finds the skipped tombstone", .timeLimit(.minutes(5)))
+    func findsTheSkippedTombstoneWithoutTheOverlap() async throws {
+        var off = Simulation.Configuration()
+        off.overlapsPageBoundaries = false
+        var found: UInt64?
+        for seed in UInt64(1)...300 where found == nil {
+            let result = await Simulation(configuration: off).run(seed: seed)
+            if result.violations.contains(where: { $0.kind == .diverged && $0.message.contains("the server holds deleted") }) {
+                found = seed
+            }
+        }
+        let seed = try #require(found, "no seed of 300 skipped a tombstone with the overlap off")
+        var on = off
+        on.overlapsPageBoundaries = true
+        let repaired = await Simulation(configuration: on).run(seed: seed)
+        #expect(repaired.passed, "\(repaired.shortTrace().joined(separator: "\n"))")
+    }
 }

@@ -21,7 +21,8 @@ extension KintoBackend {
     /// without reading a list, an empty last page that keeps the cursor (Docs/Scaling.md).
     ///
     /// ``PullPage/cursor`` is the last `last_modified` of an intermediate page and B on the
-    /// last page. The continuation token is JSON `{"next":"<Next-Page URL>","bound":B}`
+    /// last page. The next page starts at that last `last_modified`, not after it, where the
+    /// pull has a `_since` (``KintoPageBoundary``: a change sharing it is not skipped). The continuation token is JSON `{"next":"<Next-Page URL>","bound":B}`
     /// (plus `"total"` when known). A cursor that is not a Kinto timestamp means "everything".
     /// ``PullPage/total`` is the first answer's `Total-Records`: live records changed since S
     /// (Kinto does not count tombstones), so it is a progress hint, not an exact count.
@@ -147,7 +148,7 @@ extension KintoBackend {
         // The next page is asked now, so that the server builds it while this one is read
         // (one page ahead at most: a continuation carries it, and dropping it cancels it).
         let ahead = aheadOf(reply, recordsURL: recordsURL, what: what)
-        let highest = try await readPage(body, reply: reply, what: what, deliver: deliver)
+        let (lowest, highest) = try await readPage(body, reply: reply, what: what, deliver: deliver)
 
         var next: PullContinuation?
         var pageCursor = String(bound)
@@ -159,7 +160,9 @@ extension KintoBackend {
         }
         if let link = reply.header("Next-Page"), !link.isEmpty {
             guard let url = URL(string: link) else { throw reply.badResponse(what) }
-            next = PullContinuation(token: PullToken(next: url, bound: bound, total: token.total).encoded(), ahead: ahead)
+            // The next page starts at this one's last timestamp, which a skipped change may share.
+            let following = KintoPageBoundary.next(after: url, lowest: lowest)
+            next = PullContinuation(token: PullToken(next: following, bound: bound, total: token.total).encoded(), ahead: ahead)
             pageCursor = highest.map(String.init) ?? ""
         }
         return PullPage(changes: [], cursor: pageCursor.isEmpty ? nil : pageCursor, next: next,

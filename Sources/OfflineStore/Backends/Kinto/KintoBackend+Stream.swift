@@ -38,36 +38,43 @@ extension KintoBackend {
     /// Reads a streamed list page record by record (`KintoPageReader`), handing each
     /// group of records read to `deliver` as the bytes arrive.
     ///
-    /// - Returns: the highest `last_modified` read.
+    /// - Returns: the lowest and the highest `last_modified` read.
     /// - Throws: ``OfflineStoreError/Code/badResponse`` naming the byte where the page stopped
     ///   being a Kinto list answer; a broken connection as `timeout` or `offline`; whatever
     ///   `deliver` throws.
     func readPage(_ body: HTTPBodyStream, reply: KintoReply, what: String,
-                  deliver: ([RemoteChange]) async throws -> Void) async throws -> Int64? {
+                  deliver: ([RemoteChange]) async throws -> Void) async throws -> (lowest: Int64?, highest: Int64?) {
         var reader = KintoPageReader()
         var chunks = body.makeAsyncIterator()
         var changes: [RemoteChange] = []
-        var highest: Int64?
+        var lowest: Int64?, highest: Int64?
         func unreadable(_ error: JSONError) -> OfflineStoreError {
             OfflineStoreError(.badResponse, "\(what): the page is not a Kinto list answer (\(error))", status: reply.status)
         }
         while let chunk = try await nextChunk(&chunks, what: what) {
             do { try reader.read(chunk, into: &changes) } catch let error as JSONError { throw unreadable(error) }
             guard !changes.isEmpty else { continue }
-            for change in changes { if let version = Int64(change.version) { highest = max(highest ?? version, version) } }
+            for change in changes {
+                guard let version = Int64(change.version) else { continue }
+                highest = max(highest ?? version, version)
+                lowest = min(lowest ?? version, version)
+            }
             try await deliver(changes)
             changes.removeAll(keepingCapacity: true)
         }
         do { try reader.finish() } catch let error as JSONError { throw unreadable(error) }
-        return highest
+        return (lowest, highest)
     }
 
-    /// The request for `reply`'s `Next-Page`, sent now; nil when there is none, it leaves the
+    /// The request for `reply`'s `Next-Page` (made to start at its boundary,
+    /// ``KintoPageBoundary/overlapping(_:)``), sent now; nil when there is none, it leaves the
     /// collection's records or the server asked to back off (the next pull then asks it itself,
-    /// and says why it cannot).
+    /// and says why it cannot). A page that turns out to list only its boundary's timestamp
+    /// follows Kinto's own `Next-Page` instead, and this request is dropped.
     func aheadOf(_ reply: KintoReply, recordsURL: URL, what: String) -> KintoPageAhead? {
-        guard let link = reply.header("Next-Page"), let url = URL(string: link), paths.isSameOrigin(url),
-              url.path == recordsURL.path, (try? checkBackoff()) != nil else { return nil }
+        guard let link = reply.header("Next-Page"), let named = URL(string: link), paths.isSameOrigin(named),
+              named.path == recordsURL.path, (try? checkBackoff()) != nil else { return nil }
+        let url = KintoPageBoundary.overlapping(named) ?? named
         return KintoPageAhead(url: url, answer: Task { [self] in try await streamGET(url, headers: [], what: what) })
     }
 }

@@ -78,13 +78,22 @@ extension SyncEngine {
         let departuresSince = cursor
         let sweeping = DeletionSweepRule.sweeps(backendSweeps: backend.sweepsDeletions(in: collection.name),
                                                 fromTheBeginning: cursor == nil, holdsServerCopies: holdsServerCopies)
+        // A scoped pull's cursor waits for the departure pull that covers it (ScopedCursorRule).
+        let commit = ScopedCursorRule.commit(scoped: scope != nil, heldObjects: hadObjects)
         // The ids are kept only where the departures or a sweep need them: a million-object pull keeps none.
-        let pulled = try await pullPages(collection, since: cursor, scope: scope, storingCursor: true,
+        let pulled = try await pullPages(collection, since: cursor, scope: scope, storingCursor: commit.storesPageCursors,
                                          collectingIDs: (scope != nil && hadObjects) || sweeping,
                                          includingDeletions: cursor != nil || holdsServerCopies, preparing: preparing,
                                          pulledBefore: pulledBefore, report: &report, context: context)
         if let scope, hadObjects {
             try await pullDepartures(collection, scope: scope, since: departuresSince, delivered: pulled.ids, report: &report)
+        }
+        if let scope, !commit.storesPageCursors {
+            let reasons = ChangeReasons()
+            report.leftScope += try write("recording the cursor of \(collection.name)", reasons: reasons) { db in
+                if let last = pulled.cursor { try CollectionsTable.setCursor(last, of: collection.name, in: db) }
+                return try removeSettledDepartures(scope: scope, collection: collection.name, in: db, reasons: reasons)
+            }
         }
         if catchUp != nil {
             try write("recording the scope catch-up of \(collection.name)") { db in
@@ -117,7 +126,7 @@ extension SyncEngine {
     /// leaves them, and the cursor where it was: the next refresh reads them again, which
     /// changes nothing), so the cursor still advances only with its whole page.
     ///
-    /// Reading and applying overlap by one chunk: a chunk's transaction runs in a task of its
+    /// Reading and applying overlap by one chunk: a chunk's transaction runs in a child task of its
     /// own while the next chunk is read, so the two use two cores (the work on a page's last
     /// chunk is what the download cannot hide, Docs/Performance.md); a page's last transaction,
     /// with its cursor, runs while the next page is asked and read. Transactions still run one
@@ -126,84 +135,92 @@ extension SyncEngine {
     /// the refresh returns only once no transaction is under way.
     /// `includingDeletions` false (a pull from the beginning into a collection holding no server
     /// copy) lets the backend leave tombstones out.
-    /// - Returns: how many changes the pages brought, and, when `collectingIDs`, the version each id was brought at.
+    /// - Returns: how many changes the pages brought, when `collectingIDs` the version each id
+    ///   was brought at, and the last page's cursor (nil when it had none: the stored one stays).
     @discardableResult
     private func pullPages(_ collection: CollectionDescriptor, since cursor: String?, scope: ServerQuery?,
                            storingCursor: Bool, collectingIDs: Bool, includingDeletions: Bool,
                            preparing: Bool, pulledBefore: Bool, report: inout SyncReport,
-                           context: SyncContext) async throws -> (count: Int, ids: [String: String]) {
+                           context: SyncContext) async throws -> (count: Int, ids: [String: String], cursor: String?) {
         let backend = self.backend, name = collection.name
+        var lastCursor: String?
         var ids: [String: String] = [:]
         var count = 0
         var held: [RemoteChange] = []
         var arrived = 0
         var handedOver = false
-        var applying: Task<SyncReport, any Error>?
         var pageUnderWay: (count: Int, total: Int?)?
-        /// Waits for the transaction under way, adding its counts to the report; when it was a
-        /// page's last, reports the page's progress.
-        func settle() async throws {
-            guard let chunk = applying else { return }
-            applying = nil
-            report.addApplied(try await chunk.value)
-            if let page = pageUnderWay {
-                pageUnderWay = nil
-                reportPullProgress(name, count: page.count, total: page.total, context: context)
+        // The transactions run as child tasks of one group, at most one at a time: a child task
+        // runs where its parent prefers (the simulator's executor steers every client task).
+        return try await withThrowingTaskGroup(of: SyncReport.self) { applying in
+            var underWay = false
+            /// Waits for the transaction under way, adding its counts to the report; when it was a
+            /// page's last, reports the page's progress.
+            func settle() async throws {
+                guard underWay else { return }
+                underWay = false
+                if let applied = try await applying.next() { report.addApplied(applied) }
+                if let page = pageUnderWay {
+                    pageUnderWay = nil
+                    reportPullProgress(name, count: page.count, total: page.total, context: context)
+                }
             }
-        }
-        func launch(_ page: PullPage) {
-            applying = Task { [self] in
-                var applied = SyncReport()
-                try apply(page, to: collection, report: &applied)
-                return applied
+            func launch(_ page: PullPage) {
+                underWay = true
+                applying.addTask { [self] in
+                    var applied = SyncReport()
+                    try apply(page, to: collection, report: &applied)
+                    return applied
+                }
             }
-        }
-        func deliver(_ changes: [RemoteChange]) async throws {
-            handedOver = true
-            held += changes
-            // A chunk goes only once more has arrived after it, so that a page's last changes
-            // (a whole page of 500 included) are applied with its cursor, in one transaction.
-            while held.count > SyncEngine.refreshChunkSize {
-                let chunk = Array(held.prefix(SyncEngine.refreshChunkSize))
-                held.removeFirst(SyncEngine.refreshChunkSize)
+            func deliver(_ changes: [RemoteChange]) async throws {
+                handedOver = true
+                held += changes
+                // A chunk goes only once more has arrived after it, so that a page's last changes
+                // (a whole page of 500 included) are applied with its cursor, in one transaction.
+                while held.count > SyncEngine.refreshChunkSize {
+                    let chunk = Array(held.prefix(SyncEngine.refreshChunkSize))
+                    held.removeFirst(SyncEngine.refreshChunkSize)
+                    try await settle()
+                    launch(PullPage(changes: chunk, cursor: nil, next: nil))
+                    arrived += chunk.count
+                    if collectingIDs { for change in chunk { ids[change.id] = change.version } }
+                }
+            }
+            func fetch(_ continuation: PullContinuation?) async throws -> PullPage {
+                // Cancelled: stop between pages; every page already applied stays applied
+                // with its cursor, and the next refresh resumes from there.
+                if Task.isCancelled { throw CancellationError() }
+                return try await backend.pull(collection: name, since: cursor, continuing: continuation,
+                                              includingDeletions: includingDeletions, scope: scope, delivering: deliver)
+            }
+            do {
+                var page = try await firstPage(fetch, preparing: preparing ? name : nil, pulledBefore: pulledBefore,
+                                               handedOver: { handedOver })
+                while true {
+                    try await settle()
+                    page.changes = held + page.changes
+                    held = []
+                    if page.next == nil { lastCursor = page.cursor }
+                    if !storingCursor { page.cursor = nil }
+                    launch(page)
+                    pageUnderWay = (arrived + page.changes.count, page.total)
+                    if collectingIDs { for change in page.changes { ids[change.id] = change.version } }
+                    count += arrived + page.changes.count
+                    arrived = 0
+                    guard let next = page.next else { break }
+                    page = try await fetch(next)
+                }
                 try await settle()
-                launch(PullPage(changes: chunk, cursor: nil, next: nil))
-                arrived += chunk.count
-                if collectingIDs { for change in chunk { ids[change.id] = change.version } }
+            } catch {
+                // Stopped while a transaction was under way: it ends first (a chunk is server copies
+                // like any other, applied or not as a whole; a page's last one moves the cursor with
+                // its page, as if the stop had come just after it), then the error goes on.
+                if underWay, let applied = try? await applying.next() { report.addApplied(applied) }
+                throw error
             }
+            return (count, ids, lastCursor)
         }
-        func fetch(_ continuation: PullContinuation?) async throws -> PullPage {
-            // Cancelled: stop between pages; every page already applied stays applied
-            // with its cursor, and the next refresh resumes from there.
-            if Task.isCancelled { throw CancellationError() }
-            return try await backend.pull(collection: name, since: cursor, continuing: continuation,
-                                          includingDeletions: includingDeletions, scope: scope, delivering: deliver)
-        }
-        do {
-            var page = try await firstPage(fetch, preparing: preparing ? name : nil, pulledBefore: pulledBefore,
-                                           handedOver: { handedOver })
-            while true {
-                try await settle()
-                page.changes = held + page.changes
-                held = []
-                if !storingCursor { page.cursor = nil }
-                launch(page)
-                pageUnderWay = (arrived + page.changes.count, page.total)
-                if collectingIDs { for change in page.changes { ids[change.id] = change.version } }
-                count += arrived + page.changes.count
-                arrived = 0
-                guard let next = page.next else { break }
-                page = try await fetch(next)
-            }
-            try await settle()
-        } catch {
-            // Stopped while a transaction was under way: it ends first (a chunk is server copies
-            // like any other, applied or not as a whole; a page's last one moves the cursor with
-            // its page, as if the stop had come just after it), then the error goes on.
-            if let chunk = applying, let applied = try? await chunk.value { report.addApplied(applied) }
-            throw error
-        }
-        return (count, ids)
     }
 
     /// The first page, asked while the backend prepares the collection `preparing` (on the

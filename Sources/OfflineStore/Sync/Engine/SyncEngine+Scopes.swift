@@ -50,6 +50,21 @@ extension SyncEngine {
         return try removeDepartures(departed, collection: collection, in: db, reasons: reasons)
     }
 
+    /// Removes every local copy of the collection whose server copy does not match `scope` and
+    /// that has nothing pending (``ScopeRule/departure(of:queued:)``), inside the caller's
+    /// transaction: the end of every scoped refresh. The departure pull decides on the records
+    /// that changed since the cursor, and keeps those with a pending edit; an edit that settles
+    /// later may leave its object outside the scope at a version the cursor has passed (a
+    /// resent create answered with the server's own copy, a conflict resolved with the server's
+    /// copy), which no later departure pull lists. Checking the local copies here makes "a
+    /// synced object outside the scope" last at most until the next refresh, whatever path it
+    /// came by. Returns how many were removed.
+    func removeSettledDepartures(scope: ServerQuery, collection: String, in db: Database,
+                                 reasons: ChangeReasons) throws -> Int {
+        let outside = try ObjectRow.withServerCopy(db, in: collection).filter { !ScopeRule.contains(scope, $0.persistent) }
+        return try removeDepartures(outside, collection: collection, in: db, reasons: reasons)
+    }
+
     /// Removes the local copies of `rows`, records that left their collection's scope, as
     /// ``ScopeRule/departure(of:queued:)`` says (``removeCopies(_:collection:reason:in:reasons:as:)``).
     func removeDepartures(_ rows: [ObjectRow], collection: String, in db: Database, reasons: ChangeReasons) throws -> Int {
@@ -96,6 +111,7 @@ extension SyncEngine {
             if !tombstones.isEmpty {
                 try apply(PullPage(changes: tombstones, cursor: nil, next: nil), to: collection, report: &report)
             }
+            if !departed.isEmpty { try await recogniseLateCreates(among: departed, of: collection, report: &report) }
             if !departed.isEmpty {
                 let reasons = ChangeReasons()
                 report.leftScope += try write("removing objects of \(collection.name) that left its scope", reasons: reasons) { db in
@@ -105,5 +121,32 @@ extension SyncEngine {
             }
             continuation = page.next
         } while continuation != nil
+    }
+}
+
+extension SyncEngine {
+    /// A create of ours whose answer was lost may land late outside the scope: the scoped pull
+    /// never lists it and the departure pull lists its id and a few fields only, so the late-write
+    /// recognition (``applyLateWrite(_:watched:collection:report:notices:in:)``) never met it and
+    /// an acknowledged delete stayed undone on the server. For each departed record whose id is
+    /// watched, the whole record is fetched and goes through that recognition alone (a late
+    /// delivery is deleted again; anything else is left to the departure, nothing is stored).
+    func recogniseLateCreates(among departed: [RemoteChange], of collection: CollectionDescriptor,
+                              report: inout SyncReport) async throws {
+        guard watchesLateWrites else { return }
+        let watched = try read("reading the watched creates of \(collection.name)") { db in
+            Set(try LateWriteTable.watched(in: collection.name, in: db).map(\.objectID))
+        }
+        for change in departed where watched.contains(change.id) {
+            guard let whole = try await backend.fetch(collection: collection.name, id: change.id) else { continue }
+            var found = SyncReport()
+            var notices = AppNotices()
+            try write("recognising a late create of \(collection.name)") { db in
+                var creates = try watchedCreates(in: collection.name, in: db)
+                _ = try applyLateWrite(whole, watched: &creates, collection: collection, report: &found, notices: &notices, in: db)
+            }
+            try deliver(notices, report: &found)
+            report.addApplied(found)
+        }
     }
 }
