@@ -45,10 +45,16 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
+        // The `offline-store` tool's pure parts (its `--where`, scope and migration arguments,
+        // its errors and exit codes), a library so that the fuzz targets can call them. Not a product.
+        .target(
+            name: "OfflineStoreCommandLine",
+            dependencies: ["OfflineStore"]
+        ),
         .executableTarget(
             name: "offline-store",
             dependencies: [
-                "OfflineStore", "OfflineStoreInspector", "OfflineStorePlatform",
+                "OfflineStore", "OfflineStoreCommandLine", "OfflineStoreInspector", "OfflineStorePlatform",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
