@@ -2,13 +2,13 @@
 ///
 /// Built from a descriptor's ``CollectionDescriptor/schemaVersion`` and
 /// ``CollectionDescriptor/migrations``; a pure value (no SQLite, no I/O).
-struct MigrationChain: Sendable {
+package struct MigrationChain: Sendable {
     /// The version records reach.
     let version: Int
     /// The steps, sorted by version; steps of one version keep the order they were declared in.
     let steps: [ModelMigration]
 
-    init(version: Int, migrations: [ModelMigration]) {
+    package init(version: Int, migrations: [ModelMigration]) {
         self.version = version
         steps = migrations.enumerated()
             .sorted { ($0.element.version, $0.offset) < ($1.element.version, $1.offset) }
@@ -22,7 +22,7 @@ struct MigrationChain: Sendable {
     /// named fields that are not empty and not `id`.
     ///
     /// - Throws: ``OfflineStoreError/Code/configuration`` naming the collection and the step.
-    static func validate(version: Int, migrations: [ModelMigration], collection: String) throws {
+    package static func validate(version: Int, migrations: [ModelMigration], collection: String) throws {
         guard version >= 1 else {
             throw OfflineStoreError(.configuration, "collection \(collection): schemaVersion must be 1 or more, not \(version)")
         }
@@ -43,7 +43,7 @@ struct MigrationChain: Sendable {
     /// - Returns: the record in the current shape, or nil when no step changed it.
     /// - Throws: ``MigrationFailure`` when a step throws, or a transform changed the id or
     ///   left something other than a JSON object.
-    func upgrade(_ record: JSONValue, from stored: Int?, collection: String) throws(MigrationFailure) -> JSONValue? {
+    package func upgrade(_ record: JSONValue, from stored: Int?, collection: String) throws(MigrationFailure) -> JSONValue? {
         var value = record
         for step in steps where stored.map({ step.version > $0 }) ?? true {
             do {
