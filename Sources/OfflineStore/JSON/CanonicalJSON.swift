@@ -12,7 +12,9 @@ import Foundation
 /// whose order Swift's `String` comparison decides, or a repeated key, of which a tree keeps
 /// the last) throws ``CanonicalJSON/NeedsTree``, and the caller parses it into a tree instead.
 package struct CanonicalJSON {
-    /// The document needs the tree path (see the type's description); it is not malformed.
+    /// The document needs the tree path (see the type's description). The transcoder stops at
+    /// what only a tree can order, so the rest is unread: the tree path reads it, and refuses it
+    /// when it is malformed.
     package struct NeedsTree: Error {}
 
     /// What a record-level transcoding learned about the record's top-level members.
