@@ -174,7 +174,7 @@ extension RESTBackend {
             return (resume == state.askedCursor ? state.url : next, resume)
         case .linkHeader:
             guard let link = reply.nextLink else { return nil }
-            return (try followed(link.relativeString, from: state.url, reply: reply, what: what), nil)
+            return (try followed(link, from: state.url, reply: reply, what: what), nil)
         case .bodyLink(let field, _, _):
             guard let link = json.value(atPath: field)?.stringValue, !link.isEmpty else { return nil }
             return (try followed(link, from: state.url, reply: reply, what: what), nil)
@@ -195,7 +195,9 @@ extension RESTBackend {
     /// - Throws: ``OfflineStoreError/Code/badResponse`` for a link that is not a URL or points
     ///   at another origin.
     private func followed(_ link: String, from page: URL, reply: RESTReply, what: String) throws -> URL {
-        guard let next = URL(string: link, relativeTo: page)?.absoluteURL else {
+        // Foundation would percent-encode a link with a space or a non-ASCII character, its
+        // `%XX` escapes included, and ask another URL than the server wrote.
+        guard Self.isURIReference(link), let next = URL(string: link, relativeTo: page)?.absoluteURL else {
             throw OfflineStoreError(.badResponse, "\(what): the next link \"\(link)\" is not a URL", status: reply.status)
         }
         guard next.hasSameOrigin(as: configuration.baseURL) else {
@@ -204,6 +206,22 @@ extension RESTBackend {
         }
         return next
     }
+
+    /// Whether `text` holds only what a URI reference may (RFC 3986): printable ASCII except
+    /// `"`, `<`, `>`, `\`, `^`, the backtick, `{`, `|` and `}`, each `%` starting a hex escape.
+    static func isURIReference(_ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        func isHex(_ byte: UInt8) -> Bool { Character(Unicode.Scalar(byte)).isHexDigit }
+        for (index, byte) in bytes.enumerated() {
+            guard (0x21...0x7E).contains(byte), !notInURIs.contains(byte) else { return false }
+            if byte == UInt8(ascii: "%"), !(index + 2 < bytes.count && isHex(bytes[index + 1]) && isHex(bytes[index + 2])) {
+                return false
+            }
+        }
+        return true
+    }
+
+    private static let notInURIs = Set(#""<>\^`{|}"#.utf8)
 
     /// The page size a paging kind asks for, if any.
     static func size(of paging: RESTResource.Paging) -> Int? {

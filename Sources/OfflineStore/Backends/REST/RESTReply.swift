@@ -117,16 +117,8 @@ package struct RESTReply: Sendable {
         return OfflineStoreError(.configuration, message, status: status, body: target)
     }
 
-    /// The URL of `Link: <…>; rel="next"`, if any.
-    package var nextLink: URL? {
-        guard let link = header("Link") else { return nil }
-        for part in link.split(separator: ",") {
-            let pieces = part.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
-            guard let target = pieces.first, target.hasPrefix("<"), target.hasSuffix(">"),
-                  pieces.dropFirst().contains(where: { $0.replacingOccurrences(of: "\"", with: "") == "rel=next" })
-            else { continue }
-            return URL(string: String(target.dropFirst().dropLast()))
-        }
-        return nil
+    /// The target of `Link: <…>; rel="next"` as the server wrote it (``RESTLinkHeader``), if any.
+    package var nextLink: String? {
+        header("Link").flatMap(RESTLinkHeader.next(in:))
     }
 }
