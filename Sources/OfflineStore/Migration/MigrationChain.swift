@@ -35,6 +35,27 @@ package struct MigrationChain: Sendable {
                 throw OfflineStoreError(.configuration, "collection \(collection): \(step) names the field '\(field)', which a migration cannot change")
             }
         }
+        try validateNames(MigrationChain(version: version, migrations: migrations).steps, collection: collection)
+    }
+
+    /// Every arriving record goes through every step, so no step may bring back a name an
+    /// earlier step (in the order they run) renamed away or removed: a record of the newer
+    /// shape holding it would lose its value to the earlier step. A rename to the same name
+    /// would remove the field.
+    private static func validateNames(_ steps: [ModelMigration], collection: String) throws {
+        var takenAway: [String: ModelMigration] = [:]
+        for step in steps {
+            if case .rename(let old, let new) = step.step, old == new {
+                throw OfflineStoreError(.configuration, "collection \(collection): \(step) renames '\(old)' to itself")
+            }
+            for name in step.addedFields {
+                guard let earlier = takenAway[name] else { continue }
+                throw OfflineStoreError(.configuration, "collection \(collection): \(step) brings back '\(name)', which \(earlier) took "
+                    + "away; every arriving record goes through every step (the server does not say which release wrote it), so a "
+                    + "record of version \(step.version) holding '\(name)' would lose it there: give the field a new name")
+            }
+            for name in step.removedFields where takenAway[name] == nil { takenAway[name] = step }
+        }
     }
 
     /// Brings `record` from version `stored` to ``version``; with `stored` nil (a record from
