@@ -45,12 +45,31 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
+        // The `offline-store` tool's pure parts (its `--where`, scope and migration arguments,
+        // its errors and exit codes), a library so that the fuzz targets can call them. Not a product.
+        .target(
+            name: "OfflineStoreCommandLine",
+            dependencies: ["OfflineStore"]
+        ),
         .executableTarget(
             name: "offline-store",
             dependencies: [
-                "OfflineStore", "OfflineStoreInspector", "OfflineStorePlatform",
+                "OfflineStore", "OfflineStoreCommandLine", "OfflineStoreInspector", "OfflineStorePlatform",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
+        ),
+        // Fuzzing (Docs/Reliability.md, "Fuzzing"): each target's property function, the C shim
+        // that calls libFuzzer's driver when `scripts/fuzz` builds with `-sanitize=fuzzer`, and the
+        // `offline-store-fuzz` tool, which fuzzes under that build and otherwise replays inputs.
+        // No product: no app links them.
+        .target(
+            name: "OfflineStoreFuzzing",
+            dependencies: ["OfflineStore", "OfflineStoreCommandLine", "OfflineStoreInspector"]
+        ),
+        .target(name: "OfflineStoreFuzzDriver"),
+        .executableTarget(
+            name: "offline-store-fuzz",
+            dependencies: ["OfflineStoreFuzzing", "OfflineStoreFuzzDriver"]
         ),
         .executableTarget(
             name: "offline-store-simulate",
@@ -103,6 +122,7 @@ let package = Package(
             name: "OfflineStoreTests",
             dependencies: [
                 "OfflineStore", "OfflineStoreTesting", "OfflineStoreInspector", "OfflineStorePlatform",
+                "OfflineStoreCommandLine", "OfflineStoreFuzzing",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             resources: [.copy("../../Fixtures")]

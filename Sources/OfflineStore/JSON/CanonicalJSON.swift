@@ -11,20 +11,22 @@ import Foundation
 /// document it cannot order the way `serialized()` does (a key that is not printable ASCII,
 /// whose order Swift's `String` comparison decides, or a repeated key, of which a tree keeps
 /// the last) throws ``CanonicalJSON/NeedsTree``, and the caller parses it into a tree instead.
-struct CanonicalJSON {
-    /// The document needs the tree path (see the type's description); it is not malformed.
-    struct NeedsTree: Error {}
+package struct CanonicalJSON {
+    /// The document needs the tree path (see the type's description). The transcoder stops at
+    /// what only a tree can order, so the rest is unread: the tree path reads it, and refuses it
+    /// when it is malformed.
+    package struct NeedsTree: Error {}
 
     /// What a record-level transcoding learned about the record's top-level members.
-    struct TopLevel {
+    package struct TopLevel {
         /// The decoded `id` member, if it is a string.
-        var id: String?
+        package var id: String?
         /// The dropped member's canonical text (`last_modified`), if present.
-        var lastModified: [UInt8]?
+        package var lastModified: [UInt8]?
         /// Whether `deleted` is `true`.
-        var deletedIsTrue = false
+        package var deletedIsTrue = false
         /// Whether every key is one of `id`, `last_modified`, `deleted` (a Kinto tombstone's keys).
-        var onlyTombstoneKeys = true
+        package var onlyTombstoneKeys = true
     }
 
     let bytes: UnsafeBufferPointer<UInt8>
@@ -42,7 +44,7 @@ struct CanonicalJSON {
     /// Transcodes a whole document (nothing but whitespace may follow the value).
     ///
     /// - Throws: ``JSONError`` for malformed text, ``NeedsTree``.
-    static func canonical(_ text: some ContiguousBytes) throws -> [UInt8] {
+    package static func canonical(_ text: some ContiguousBytes) throws -> [UInt8] {
         try document(text) { reader, out in try reader.value(into: &out) }.text
     }
 
@@ -50,7 +52,7 @@ struct CanonicalJSON {
     /// may surround it); returns the text and what `read` returned.
     ///
     /// - Throws: ``JSONError`` for malformed text, ``NeedsTree``, or what `read` throws.
-    static func document<T>(_ text: some ContiguousBytes,
+    package static func document<T>(_ text: some ContiguousBytes,
                             _ read: (inout CanonicalJSON, inout [UInt8]) throws -> T) throws -> (text: [UInt8], value: T) {
         try text.withUnsafeBytes { raw in
             var reader = CanonicalJSON(bytes: raw.assumingMemoryBound(to: UInt8.self))
@@ -114,7 +116,7 @@ struct CanonicalJSON {
 
     /// Transcodes the object at the reading position as a record: `dropping` (a top-level
     /// key) is left out, and the members a Kinto record is read by are reported.
-    mutating func record(into out: inout [UInt8], dropping: String?) throws -> TopLevel {
+    package mutating func record(into out: inout [UInt8], dropping: String?) throws -> TopLevel {
         guard current == UInt8(ascii: "{") else { throw JSONError("expected an object", at: index) }
         return try object(into: &out, dropping: dropping.map { Array($0.utf8) }, topLevel: true) ?? TopLevel()
     }

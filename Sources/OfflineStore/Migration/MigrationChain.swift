@@ -2,13 +2,13 @@
 ///
 /// Built from a descriptor's ``CollectionDescriptor/schemaVersion`` and
 /// ``CollectionDescriptor/migrations``; a pure value (no SQLite, no I/O).
-struct MigrationChain: Sendable {
+package struct MigrationChain: Sendable {
     /// The version records reach.
     let version: Int
     /// The steps, sorted by version; steps of one version keep the order they were declared in.
     let steps: [ModelMigration]
 
-    init(version: Int, migrations: [ModelMigration]) {
+    package init(version: Int, migrations: [ModelMigration]) {
         self.version = version
         steps = migrations.enumerated()
             .sorted { ($0.element.version, $0.offset) < ($1.element.version, $1.offset) }
@@ -22,7 +22,7 @@ struct MigrationChain: Sendable {
     /// named fields that are not empty and not `id`.
     ///
     /// - Throws: ``OfflineStoreError/Code/configuration`` naming the collection and the step.
-    static func validate(version: Int, migrations: [ModelMigration], collection: String) throws {
+    package static func validate(version: Int, migrations: [ModelMigration], collection: String) throws {
         guard version >= 1 else {
             throw OfflineStoreError(.configuration, "collection \(collection): schemaVersion must be 1 or more, not \(version)")
         }
@@ -35,6 +35,27 @@ struct MigrationChain: Sendable {
                 throw OfflineStoreError(.configuration, "collection \(collection): \(step) names the field '\(field)', which a migration cannot change")
             }
         }
+        try validateNames(MigrationChain(version: version, migrations: migrations).steps, collection: collection)
+    }
+
+    /// Every arriving record goes through every step, so no step may bring back a name an
+    /// earlier step (in the order they run) renamed away or removed: a record of the newer
+    /// shape holding it would lose its value to the earlier step. A rename to the same name
+    /// would remove the field.
+    private static func validateNames(_ steps: [ModelMigration], collection: String) throws {
+        var takenAway: [String: ModelMigration] = [:]
+        for step in steps {
+            if case .rename(let old, let new) = step.step, old == new {
+                throw OfflineStoreError(.configuration, "collection \(collection): \(step) renames '\(old)' to itself")
+            }
+            for name in step.addedFields {
+                guard let earlier = takenAway[name] else { continue }
+                throw OfflineStoreError(.configuration, "collection \(collection): \(step) brings back '\(name)', which \(earlier) took "
+                    + "away; every arriving record goes through every step (the server does not say which release wrote it), so a "
+                    + "record of version \(step.version) holding '\(name)' would lose it there: give the field a new name")
+            }
+            for name in step.removedFields where takenAway[name] == nil { takenAway[name] = step }
+        }
     }
 
     /// Brings `record` from version `stored` to ``version``; with `stored` nil (a record from
@@ -43,7 +64,7 @@ struct MigrationChain: Sendable {
     /// - Returns: the record in the current shape, or nil when no step changed it.
     /// - Throws: ``MigrationFailure`` when a step throws, or a transform changed the id or
     ///   left something other than a JSON object.
-    func upgrade(_ record: JSONValue, from stored: Int?, collection: String) throws(MigrationFailure) -> JSONValue? {
+    package func upgrade(_ record: JSONValue, from stored: Int?, collection: String) throws(MigrationFailure) -> JSONValue? {
         var value = record
         for step in steps where stored.map({ step.version > $0 }) ?? true {
             do {

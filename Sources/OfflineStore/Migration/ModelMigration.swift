@@ -90,6 +90,24 @@ public struct ModelMigration: Sendable {
         }
     }
 
+    /// The fields the step gives a record (a rename's new name, an added field).
+    var addedFields: [String] {
+        switch step {
+        case .rename(_, let new): [new]
+        case .add(let field, _): [field]
+        case .remove, .transform: []
+        }
+    }
+
+    /// The fields the step takes from a record (a rename's old name, a removed field).
+    var removedFields: [String] {
+        switch step {
+        case .rename(let old, _): [old]
+        case .remove(let field): [field]
+        case .add, .transform: []
+        }
+    }
+
     /// The fields the step names (none for a transform), to check them once at registration.
     var namedFields: [String] {
         switch step {

@@ -6,7 +6,7 @@
 /// and ``ModelMigration/removeField(_:in:)`` can be kept: a ``ModelMigration/transform(in:_:)``
 /// is code, so a chain holding one is not kept at all (a part of a chain would bring records
 /// to a shape no release wrote).
-struct StoredMigration: Codable, Sendable, Hashable {
+package struct StoredMigration: Codable, Sendable, Hashable {
     /// The version the step leads to.
     var version: Int
     /// A renamed field's old name, with ``to``.
@@ -33,13 +33,13 @@ struct StoredMigration: Codable, Sendable, Hashable {
 
     /// The kept form of every step of `migrations`; nil when there are none, or when one is a
     /// transform.
-    static func chain(_ migrations: [ModelMigration]) -> [StoredMigration]? {
+    package static func chain(_ migrations: [ModelMigration]) -> [StoredMigration]? {
         let kept = migrations.compactMap(StoredMigration.init)
         return kept.isEmpty || kept.count != migrations.count ? nil : kept
     }
 
     /// The step again; nil for a kept form that names no step (a definition written by hand).
-    var migration: ModelMigration? {
+    package var migration: ModelMigration? {
         if let rename, let to { return .renameField(rename, to: to, in: version) }
         if let add, let value { return .addField(add, default: value, in: version) }
         if let remove { return .removeField(remove, in: version) }

@@ -62,7 +62,7 @@ extension InspectorRequest {
     /// - Returns: the request without its body, and the `Content-Length` to read next.
     /// - Throws: ``HTTPParseError`` for a malformed request line or header, a target that is
     ///   not an origin-form path, chunked bodies, or a body above ``Limits/body``.
-    static func parseHead(_ head: [UInt8]) throws -> (InspectorRequest, contentLength: Int) {
+    package static func parseHead(_ head: [UInt8]) throws -> (InspectorRequest, contentLength: Int) {
         guard let text = UTF8Validation.string(head) else {
             throw HTTPParseError("the request head is not valid UTF-8")
         }

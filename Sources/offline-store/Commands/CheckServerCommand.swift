@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import OfflineStore
+import OfflineStoreCommandLine
 
 extension OfflineStoreCommand {
     /// `check-server`: the library's `RESTBackend.checkServer` on the store's REST server.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import OfflineStore
+import OfflineStoreCommandLine
 
 extension OfflineStoreCommand {
     struct Conflicts: StoreCommand {

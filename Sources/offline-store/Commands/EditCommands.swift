@@ -1,5 +1,6 @@
 import ArgumentParser
 import OfflineStore
+import OfflineStoreCommandLine
 
 /// Edits follow the store's write mode (immediate: sent at once when the server answers;
 /// deferred: queued) and the collection's update policy.

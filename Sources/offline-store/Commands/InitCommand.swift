@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import OfflineStore
+import OfflineStoreCommandLine
 
 extension OfflineStoreCommand {
     struct Init: StoreCommand {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import OfflineStore
+import OfflineStoreCommandLine
 
 /// Reads never touch the network.
 extension OfflineStoreCommand {

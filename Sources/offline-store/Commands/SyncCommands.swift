@@ -1,5 +1,6 @@
 import ArgumentParser
 import OfflineStore
+import OfflineStoreCommandLine
 
 /// `flush`, `refresh` and `sync` print one report,
 /// `{"pushed","pulled","conflicts","failed","pending","conflictsDetected","conflictsResolved","error"}`,

@@ -1,5 +1,6 @@
 import Foundation
 import OfflineStore
+import OfflineStoreCommandLine
 
 /// `sync --every DURATION [--times N] [--budget DURATION]`: runs sync on the library's
 /// ``AutoSync`` schedule, one JSON report line per run; with a budget, each run stops at a

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import OfflineStore
+import OfflineStoreCommandLine
 
 /// One flush, refresh or sync, and what it left, as the sync commands print and exit with.
 struct SyncInvocation {

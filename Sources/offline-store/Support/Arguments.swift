@@ -1,5 +1,6 @@
 import ArgumentParser
 import OfflineStore
+import OfflineStoreCommandLine
 
 /// `--update-policy queue-if-offline|update-if-online`.
 enum UpdatePolicyArgument: String, ExpressibleByArgument, CaseIterable {
@@ -48,47 +49,5 @@ struct ObjectArguments: ParsableArguments {
     @Argument(help: "The object's id.") var id: String
 }
 
-/// JSON given on the command line.
-enum JSONArgument {
-    /// Parses a JSON object argument.
-    ///
-    /// - Throws: ``CLIError`` (exit 64) naming the byte offset of a syntax error, or the
-    ///   type found when the value is not an object.
-    static func object(_ text: String, name: String = "JSON argument") throws -> JSONValue {
-        let value: JSONValue
-        do { value = try JSONValue(parsing: text) } catch let error as JSONError {
-            throw CLIError.usage("\(name) is \(error)")
-        }
-        guard value.objectValue != nil else {
-            throw CLIError.usage("\(name) must be a JSON object, got \(value.typeName)")
-        }
-        return value
-    }
-}
-
-/// `FIELD=VALUE` on the command line: VALUE is read as JSON when it parses, else as a string.
-struct FieldValue {
-    var field: String
-    var value: JSONValue
-
-    /// Nil when `text` has no `=` or nothing before it.
-    init?(_ text: String) {
-        guard let equals = text.firstIndex(of: "="), equals != text.startIndex else { return nil }
-        field = String(text[..<equals])
-        let raw = String(text[text.index(after: equals)...])
-        value = (try? JSONValue(parsing: raw)) ?? .string(raw)
-    }
-}
-
-/// `--where FIELD=VALUE` (``FieldValue``).
-struct WhereClause: ExpressibleByArgument {
-    var field: String
-    var value: JSONValue
-
-    init?(argument: String) {
-        guard let pair = FieldValue(argument) else { return nil }
-        (field, value) = (pair.field, pair.value)
-    }
-
-    var condition: Condition { .equal(field, value) }
-}
+/// `--where FIELD=VALUE`, parsed by ``WhereClause/init(argument:)``.
+extension WhereClause: ExpressibleByArgument {}

@@ -1,5 +1,6 @@
 import Foundation
 import OfflineStore
+import OfflineStoreCommandLine
 
 /// The server settings `init` records in the store file (app metadata), read by every
 /// later command. Holds the *name* of the environment variable with the secret, never the secret.

@@ -1,5 +1,6 @@
 import Foundation
 import OfflineStore
+import OfflineStoreCommandLine
 
 /// What a command needs from the server, decided before the store is opened for real.
 enum ServerUse {

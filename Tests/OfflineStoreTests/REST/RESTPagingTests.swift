@@ -111,6 +111,40 @@ struct RESTPagingTests {
         #expect(transport.sent.count == 1)
     }
 
+    /// Every request carries the configuration's headers (credentials): a link to another
+    /// scheme, host or port is refused, never asked (found by the `rest-pull` fuzz target).
+    @Test(arguments: ["http://evil.example/tasks/?page=2", "http://127.0.0.1:10/tasks/?page=2",
+                      "https://127.0.0.1:9/tasks/?page=2", "//evil.example/tasks/"])
+    func aNextLinkToAnotherServerIsRefusedAndNotAsked(_ link: String) async throws {
+        let (bodyBackend, bodyTransport) = Self.backend(Self.drfFeed, [Self.envelope(1...2, count: 9, next: link)])
+        var headerFeed = Self.drfFeed
+        headerFeed.paging = .linkHeader(size: 2)
+        var answer = Self.envelope(1...2, count: 9, next: nil)
+        answer.headers["link"] = "<\(link)>; rel=\"next\""
+        let (headerBackend, headerTransport) = Self.backend(headerFeed, [answer])
+        for (backend, transport) in [(bodyBackend, bodyTransport), (headerBackend, headerTransport)] {
+            await #expect { try await Self.pullAll(backend) } throws: { error in
+                (error as? OfflineStoreError)?.code == .badResponse && "\(error)".contains("points at another server")
+            }
+            #expect(transport.sent.count == 1, "only the first page was asked")
+        }
+    }
+
+    /// A relative `Link` target means the page's server (RFC 8288): it is resolved against the
+    /// page's URL, as a body link is (found by the `rest-pull` fuzz target: it was asked as a
+    /// URL without a host).
+    @Test func aRelativeLinkHeaderIsResolvedAgainstThePage() async throws {
+        var feed = Self.drfFeed
+        feed.paging = .linkHeader(size: 2)
+        var first = Self.envelope(1...2, count: 3, next: nil)
+        first.headers["link"] = "</tasks/?page=2&per_page=2>; rel=\"next\""
+        let (backend, transport) = Self.backend(feed, [first, Self.envelope(3...3, count: 3, next: nil)])
+        let pages = try await Self.pullAll(backend)
+        #expect(pages.flatMap(\.changes).map(\.id) == ["1", "2", "3"])
+        #expect(transport.sent.map(\.url.absoluteString) == ["http://127.0.0.1:9/tasks/?per_page=2",
+                                                             "http://127.0.0.1:9/tasks/?page=2&per_page=2"])
+    }
+
     @Test func keysetPagesThatCannotMovePastOneMarkAreAnErrorNamingTheSize() async throws {
         var feed = RESTResource.PullFeed(listKey: "results", paging: .cursor(size: 2))
         feed.tombstoneField = nil

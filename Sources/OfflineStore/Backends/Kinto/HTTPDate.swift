@@ -1,10 +1,10 @@
 /// Reads the HTTP `Date` header (RFC 9110 IMF-fixdate, `Sun, 06 Nov 1994 08:49:37 GMT`)
 /// into milliseconds since 1970, without a formatter or a locale.
-enum HTTPDate {
+package enum HTTPDate {
     private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
     /// The instant in milliseconds since 1970 (UTC), or nil when `text` is not an IMF-fixdate.
-    static func milliseconds(_ text: String) -> Int64? {
+    package static func milliseconds(_ text: String) -> Int64? {
         let parts = text.split(separator: " ", omittingEmptySubsequences: true)
         guard parts.count == 6, parts[0].hasSuffix(","), parts[5] == "GMT",
               parts[1].count == 2, let day = Int64(parts[1]), (1...31).contains(day),

@@ -2,7 +2,7 @@ import Foundation
 
 /// When the server asked us to stay away until (`Backoff: N` on any answer,
 /// `Retry-After: N` on a 503); a value type kept in the backend's mutex.
-struct KintoBackoff: Sendable, Hashable {
+package struct KintoBackoff: Sendable, Hashable {
     /// The moment requests may be sent again; nil when the server never asked.
     private(set) var until: Date?
 
@@ -29,7 +29,7 @@ struct KintoBackoff: Sendable, Hashable {
 
     /// The longest wait a server can impose (a day): a larger value (`Backoff: 1e300`)
     /// would overflow when turned into a duration.
-    static let maximumSeconds: Double = 86_400
+    package static let maximumSeconds: Double = 86_400
 
     /// Seconds as a whole number of milliseconds, rounded up and kept within `Int64`.
     static func milliseconds(_ seconds: Double) -> Duration {
@@ -37,7 +37,7 @@ struct KintoBackoff: Sendable, Hashable {
     }
 
     /// A header's seconds as a duration.
-    static func duration(_ header: String?) -> Duration? {
+    package static func duration(_ header: String?) -> Duration? {
         seconds(header).map(milliseconds)
     }
 }

@@ -6,11 +6,11 @@ import Foundation
 /// (``RemoteChange/init(id:recordText:version:)``). A record only a tree can order
 /// (``CanonicalJSON/NeedsTree``) is read the tree way, alone, with the same result; so is a
 /// page whose shape is not `{"data":[…]}` with `data` once.
-enum KintoPage {
+package enum KintoPage {
     /// The page's records as changes (one per id, the highest `last_modified` kept), or nil
     /// when the body is not an object with a `data` array of records with an `id` and an
     /// integer `last_modified`.
-    static func changes(_ body: Data) -> [RemoteChange]? {
+    package static func changes(_ body: Data) -> [RemoteChange]? {
         do {
             return try latest(body.withUnsafeBytes { raw in
                 var reader = CanonicalJSON(bytes: raw.assumingMemoryBound(to: UInt8.self))
@@ -130,7 +130,7 @@ enum KintoPage {
 
     /// One change per id: the one with the highest version, in page order (changes read
     /// by `KintoPageReader`, whose versions are `last_modified` integers).
-    static func latest(_ changes: [RemoteChange]) -> [RemoteChange] {
+    package static func latest(_ changes: [RemoteChange]) -> [RemoteChange] {
         latest(changes.map { ($0, Int64($0.version) ?? .min) })
     }
 

@@ -14,7 +14,7 @@ import Foundation
 /// Anything else than that shape — malformed JSON, a record without an `id` or integer
 /// `last_modified`, a second `data` member, a body that ends early — is a ``JSONError``
 /// naming the byte offset in the body.
-struct KintoPageReader {
+package struct KintoPageReader {
     private enum Stage {
         case start, firstKey, key, colon, member, afterMember, dataStart, firstItem, item, afterItem, end
     }
@@ -31,10 +31,13 @@ struct KintoPageReader {
     /// The highest `last_modified` of each id read on this page.
     private var latest: [String: Int64] = [:]
 
+    /// A reader at the start of a body.
+    package init() {}
+
     /// Reads a chunk, appending the records it completed to `changes`.
     ///
     /// - Throws: ``JSONError`` when the body is not a Kinto list answer.
-    mutating func read(_ chunk: some Sequence<UInt8>, into changes: inout [RemoteChange]) throws {
+    package mutating func read(_ chunk: some Sequence<UInt8>, into changes: inout [RemoteChange]) throws {
         if position > 0, position * 2 >= pending.count {
             pending.removeFirst(position)
             dropped += position
@@ -48,7 +51,7 @@ struct KintoPageReader {
     /// Checks that the body ended where a Kinto list answer ends.
     ///
     /// - Throws: ``JSONError`` for a body cut short or with data after the object.
-    func finish() throws {
+    package func finish() throws {
         var index = position
         while index < pending.count, Self.isWhitespace(pending[index]) { index += 1 }
         guard case .end = stage else { throw JSONError("the answer ended early", at: dropped + index) }

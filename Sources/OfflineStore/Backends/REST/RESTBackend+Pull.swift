@@ -172,13 +172,12 @@ extension RESTBackend {
             let next = try url(RESTRoutes(resource: resource).listPath, query: query)
             // The same cursor again asks the same page again.
             return (resume == state.askedCursor ? state.url : next, resume)
-        case .linkHeader: return reply.nextLink.map { ($0, nil) }
+        case .linkHeader:
+            guard let link = reply.nextLink else { return nil }
+            return (try followed(link, from: state.url, reply: reply, what: what), nil)
         case .bodyLink(let field, _, _):
             guard let link = json.value(atPath: field)?.stringValue, !link.isEmpty else { return nil }
-            guard let next = URL(string: link, relativeTo: state.url)?.absoluteURL else {
-                throw OfflineStoreError(.badResponse, "\(what): the next link \"\(link)\" is not a URL", status: reply.status)
-            }
-            return (next, nil)
+            return (try followed(link, from: state.url, reply: reply, what: what), nil)
         case .pageNumber(let name, _, let size):
             guard count >= size else { return nil }
             return state.url.settingQueryItems([URLQueryItem(name: name, value: String(state.page + 1))]).map { ($0, nil) }
@@ -188,6 +187,41 @@ extension RESTBackend {
             return state.url.settingQueryItems([URLQueryItem(name: offsetName, value: String(state.offset + count))]).map { ($0, nil) }
         }
     }
+
+    /// The URL of a next link the server handed us, resolved against the page's URL (a
+    /// relative link means the page's server): only one on the configured server's origin is
+    /// followed, since every request carries the configuration's headers (credentials).
+    ///
+    /// - Throws: ``OfflineStoreError/Code/badResponse`` for a link that is not a URL or points
+    ///   at another origin.
+    private func followed(_ link: String, from page: URL, reply: RESTReply, what: String) throws -> URL {
+        // Foundation would percent-encode a link with a space or a non-ASCII character, its
+        // `%XX` escapes included, and ask another URL than the server wrote.
+        guard Self.isURIReference(link), let next = URL(string: link, relativeTo: page)?.absoluteURL else {
+            throw OfflineStoreError(.badResponse, "\(what): the next link \"\(link)\" is not a URL", status: reply.status)
+        }
+        guard next.hasSameOrigin(as: configuration.baseURL) else {
+            throw OfflineStoreError(.badResponse, "\(what): the next link \"\(link)\" points at another server than "
+                + "\(configuration.baseURL.absoluteString), which the pull's credentials are for", status: reply.status)
+        }
+        return next
+    }
+
+    /// Whether `text` holds only what a URI reference may (RFC 3986): printable ASCII except
+    /// `"`, `<`, `>`, `\`, `^`, the backtick, `{`, `|` and `}`, each `%` starting a hex escape.
+    static func isURIReference(_ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        func isHex(_ byte: UInt8) -> Bool { Character(Unicode.Scalar(byte)).isHexDigit }
+        for (index, byte) in bytes.enumerated() {
+            guard (0x21...0x7E).contains(byte), !notInURIs.contains(byte) else { return false }
+            if byte == UInt8(ascii: "%"), !(index + 2 < bytes.count && isHex(bytes[index + 1]) && isHex(bytes[index + 2])) {
+                return false
+            }
+        }
+        return true
+    }
+
+    private static let notInURIs = Set(#""<>\^`{|}"#.utf8)
 
     /// The page size a paging kind asks for, if any.
     static func size(of paging: RESTResource.Paging) -> Int? {

@@ -2,7 +2,7 @@ import Foundation
 
 /// One answer of a REST server: status, lowercased headers, body text, and the body as
 /// JSON (nil when empty).
-struct RESTReply: Sendable {
+package struct RESTReply: Sendable {
     /// The HTTP status.
     var status: Int
     /// Header fields, names lowercased.
@@ -15,7 +15,7 @@ struct RESTReply: Sendable {
     var jsonError: String?
 
     /// Reads a transport answer; a body that is not JSON is kept as text with ``jsonError`` set.
-    init(_ response: HTTPResponse) {
+    package init(_ response: HTTPResponse) {
         status = response.status
         headers = response.headers
         text = String(decoding: response.body, as: UTF8.self)
@@ -32,10 +32,10 @@ struct RESTReply: Sendable {
     func header(_ name: String) -> String? { headers[name.lowercased()] }
 
     /// The `ETag` without quotes or a weak prefix.
-    var etag: String? { header("ETag").map(KintoReply.unquote) }
+    package var etag: String? { header("ETag").map(KintoReply.unquote) }
 
     /// `Retry-After` in seconds.
-    var retryAfter: Duration? { KintoBackoff.duration(header("Retry-After")) }
+    package var retryAfter: Duration? { KintoBackoff.duration(header("Retry-After")) }
 
     /// The body as JSON, which must be there and well-formed.
     ///
@@ -46,7 +46,7 @@ struct RESTReply: Sendable {
     }
 
     /// The typed error for an answer that is not what the protocol promises.
-    func badResponse(_ what: String) -> OfflineStoreError {
+    package func badResponse(_ what: String) -> OfflineStoreError {
         let why = htmlTitle.map { "the body is an HTML page (\"\($0)\"), not JSON" }
             ?? jsonError.map { "the body is not JSON (\($0))" } ?? "the body is empty"
         return OfflineStoreError(.badResponse, "\(what): \(why)", status: status, body: String(summary.prefix(2000)))
@@ -54,7 +54,7 @@ struct RESTReply: Sendable {
 
     /// The error for a whole request that failed: 401 `unauthorized`, 403 `forbidden`, else
     /// `server`; an HTML error page is told by its status and title, not its markup.
-    func error(_ what: String) -> OfflineStoreError {
+    package func error(_ what: String) -> OfflineStoreError {
         if status == 403 {
             return OfflineStoreError(.forbidden, "\(what): the user is not allowed to access this resource (HTTP 403)",
                                      status: status, body: summary)
@@ -80,7 +80,7 @@ struct RESTReply: Sendable {
 
     /// The title of an HTML body (`<title>`, else the first `<h1>`), whitespace collapsed and
     /// the common entities decoded; nil when the body is not HTML.
-    var htmlTitle: String? {
+    package var htmlTitle: String? {
         let type = header("Content-Type")?.lowercased() ?? ""
         let start = text.prefix(512).drop { $0.isWhitespace }.lowercased()
         guard json == nil, type.contains("html") || start.hasPrefix("<!doctype html") || start.hasPrefix("<html") else { return nil }
@@ -99,7 +99,7 @@ struct RESTReply: Sendable {
 
     /// A redirect, which a REST resource's route never expects: a `configuration` error naming
     /// where it pointed (a missing trailing slash, most often). Nil for other statuses.
-    func redirectError(_ method: String, _ url: URL, what: String) -> OfflineStoreError? {
+    package func redirectError(_ method: String, _ url: URL, what: String) -> OfflineStoreError? {
         guard (300..<400).contains(status), status != 304 else { return nil }
         let target = header("Location").map { URL(string: $0, relativeTo: url)?.absoluteURL.absoluteString ?? $0 }
         var message = "\(what): \(method) \(url.absoluteString) was redirected (HTTP \(status))"
@@ -117,16 +117,8 @@ struct RESTReply: Sendable {
         return OfflineStoreError(.configuration, message, status: status, body: target)
     }
 
-    /// The URL of `Link: <…>; rel="next"`, if any.
-    var nextLink: URL? {
-        guard let link = header("Link") else { return nil }
-        for part in link.split(separator: ",") {
-            let pieces = part.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
-            guard let target = pieces.first, target.hasPrefix("<"), target.hasSuffix(">"),
-                  pieces.dropFirst().contains(where: { $0.replacingOccurrences(of: "\"", with: "") == "rel=next" })
-            else { continue }
-            return URL(string: String(target.dropFirst().dropLast()))
-        }
-        return nil
+    /// The target of `Link: <…>; rel="next"` as the server wrote it (``RESTLinkHeader``), if any.
+    package var nextLink: String? {
+        header("Link").flatMap(RESTLinkHeader.next(in:))
     }
 }

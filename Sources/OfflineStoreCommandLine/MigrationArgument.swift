@@ -3,11 +3,11 @@ import OfflineStore
 /// The migration steps of `collection add … --schema-version N` on the command line:
 /// `--rename OLD:NEW`, `--add-field FIELD=VALUE` (VALUE is JSON when it parses as JSON, else
 /// text) and `--remove-field FIELD`, each leading to version N.
-enum MigrationArgument {
+package enum MigrationArgument {
     /// The steps the options describe, in the order renames, added fields, removed fields (pure).
     ///
     /// - Throws: ``CLIError`` (usage) naming what is wrong.
-    static func steps(renames: [String], added: [String], removed: [String], version: Int) throws -> [ModelMigration] {
+    package static func steps(renames: [String], added: [String], removed: [String], version: Int) throws -> [ModelMigration] {
         var steps: [ModelMigration] = []
         for text in renames {
             let parts = text.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
@@ -32,7 +32,7 @@ enum MigrationArgument {
     ///
     /// - Throws: ``CLIError`` (usage) for a version below the existing one, or steps without
     ///   a version above it.
-    static func chain(existing: (version: Int, steps: [ModelMigration])?, version: Int?,
+    package static func chain(existing: (version: Int, steps: [ModelMigration])?, version: Int?,
                       steps: [ModelMigration]) throws -> (version: Int, steps: [ModelMigration]) {
         let current = existing?.version ?? 1
         guard let version else {

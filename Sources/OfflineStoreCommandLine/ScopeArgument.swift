@@ -3,16 +3,16 @@ import OfflineStore
 /// One term of a sync scope on the command line: `FIELD=VALUE`, `FIELD!=VALUE`,
 /// `FIELD<VALUE`, `FIELD>VALUE`, `FIELD<=VALUE`, `FIELD>=VALUE`. VALUE is JSON when it
 /// parses as JSON (`3`, `true`, `"007"`), else text (`north`).
-enum ScopeArgument {
+package enum ScopeArgument {
     /// The operators, longest first so `<=` is not read as `<`.
-    static let operators: [(String, ServerQuery.Term.Operator)] = [
+    package static let operators: [(String, ServerQuery.Term.Operator)] = [
         ("!=", .notEqual), ("<=", .atMost), (">=", .atLeast), ("=", .equal), ("<", .lessThan), (">", .greaterThan),
     ]
 
     /// The term `text` describes (pure).
     ///
     /// - Throws: ``CLIError`` (usage) naming what is wrong.
-    static func parse(_ text: String) throws -> ServerQuery.Term {
+    package static func parse(_ text: String) throws -> ServerQuery.Term {
         for (symbol, op) in operators {
             guard let range = text.range(of: symbol) else { continue }
             // The first operator in the text decides (a value may hold `=`).
