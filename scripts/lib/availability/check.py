@@ -133,7 +133,9 @@ def _run(stores, files, symbols, swift):
     definitions, references, default_implementations = _read_index(units, checked)
     needed = {usr for found in references.values() for usr, _ in found if usr not in symbols}
     needed |= {alt for usr in needed for alt in default_implementations.get(usr, ())}
-    definition_files = {definitions[u].file for u in needed if u in definitions}
+    # Only Swift sources carry `@available` the way the parse tree reads it; a declaration of
+    # the package's own C target (the fuzz driver's shim) is one of the C declarations.
+    definition_files = {definitions[u].file for u in needed if u in definitions and definitions[u].file.endswith(".swift")}
     with tempfile.TemporaryDirectory(prefix="availability-") as work_dir:
         try:
             parsed = parse_files(set(checked) | definition_files, swift, work_dir)
