@@ -110,7 +110,7 @@ public protocol Backend: Sendable {
 
     /// The fields of a collection's records that the server writes itself (timestamps a REST
     /// resource never sends, for example), by local name: a pulled record that differs from
-    /// a write this store sent only in these is that write coming back (`OwnWriteRule`).
+    /// a write this store sent only in these is that write coming back (`LostAnswerRule`).
     /// Default: none (see `Backend+ServerFields.swift`).
     func serverManagedFields(in collection: String) -> Set<String>
 

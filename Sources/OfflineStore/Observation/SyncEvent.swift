@@ -19,8 +19,8 @@ public enum SyncEvent: Sendable, Hashable {
     /// ``refused(_:)``, and a loss after a pull of the collection succeeded again is told again.
     case readAccessLost(ReadAccessLoss)
     /// A record turned out to be a late delivery of this store's own create, and the store
-    /// undid it (see ``SyncReport/lateWritesUndone``).
-    case lateWriteUndone(LateWrite)
+    /// undid it (see ``SyncReport/lateDeliveriesUndone``).
+    case lateDeliveryUndone(LateDelivery)
     /// A run completed; its report.
     case finished(SyncOperation, SyncReport)
     /// A run stopped early (an ``OfflineStoreError`` with a ``OfflineStoreError/report``) or could not run.
@@ -30,7 +30,7 @@ public enum SyncEvent: Sendable, Hashable {
 /// A late delivery of this store's own create: a request whose answer never came that
 /// reached the server after the store had moved on (resent it, deleted the object). The
 /// store deletes such a record again, or resends its newer edit over it.
-public struct LateWrite: Sendable, Hashable {
+public struct LateDelivery: Sendable, Hashable {
     /// The collection.
     public var collection: String
     /// The id of the record the late create made.

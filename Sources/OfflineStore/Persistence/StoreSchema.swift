@@ -100,8 +100,8 @@ enum StoreSchema {
             try db.execute(sql: "ALTER TABLE collections ADD COLUMN scope_catchup TEXT")
         }
         migrator.registerMigration("v5-late-writes") { db in
-            // Creates whose answer was lost, watched for a late delivery (LateWriteRule).
-            try db.execute(sql: LateWriteTable.schema)
+            // Creates whose answer was lost, watched for a late delivery (LateDeliveryRule).
+            try db.execute(sql: LateDeliveryTable.schema)
         }
         migrator.registerMigration("v6-access") { db in
             // What the user may do in the collection on the server (CollectionAccess), as the last

@@ -38,7 +38,7 @@ public struct SyncReport: Sendable, Hashable, Codable {
     /// answer was lost reached the server after the store had moved on (resent it, deleted
     /// the object), and the store undid it (deleted it again, or resent its newer edit over
     /// it); see Docs/Sync.md, "Late deliveries".
-    public var lateWritesUndone = 0
+    public var lateDeliveriesUndone = 0
 
     /// Creates an empty report.
     public init() {}
@@ -67,7 +67,7 @@ public struct SyncReport: Sendable, Hashable, Codable {
         blobsWaiting = other.blobsWaiting
         leftScope += other.leftScope
         swept += other.swept
-        lateWritesUndone += other.lateWritesUndone
+        lateDeliveriesUndone += other.lateDeliveriesUndone
         refused += other.refused
     }
 

@@ -44,7 +44,7 @@ final class SyncActivity: Sendable {
             case .progress(let progress): s.progress = progress
             case .conflict: s.conflictsMet += 1
             case .failedEntry: s.failedMet += 1
-            case .started, .finished, .error, .refused, .readAccessLost, .lateWriteUndone: break
+            case .started, .finished, .error, .refused, .readAccessLost, .lateDeliveryUndone: break
             }
         }
     }

@@ -14,7 +14,7 @@ extension SimulationRun {
             checkEquality(of: client, with: serverRecords)
             checkIntents(of: client)
         }
-        checkLateWrites()
+        checkLateDeliveries()
     }
 
     private func checkQueue(of client: SimulatedClient) {
@@ -69,7 +69,7 @@ extension SimulationRun {
 
     /// The delayed-create hazard: the server's last write of an object is a create that its
     /// client sent before its own delete of that object, which the server applied first.
-    private func checkLateWrites() {
+    private func checkLateDeliveries() {
         for id in configuration.objectIDs + clients.flatMap(\.privateIDs) {
             let writes = server.writes(of: id)
             guard let last = writes.last, last.isLive else { continue }

@@ -121,7 +121,7 @@ extension SimulationRun {
         var parts = ["pushed \(report.pushed)", "pulled \(report.pulled)"]
         if report.conflictsDetected > 0 { parts.append("conflicts \(report.conflictsDetected)") }
         if report.conflicts > 0 { parts.append("left conflicted \(report.conflicts)") }
-        if report.lateWritesUndone > 0 { parts.append("late writes undone \(report.lateWritesUndone)") }
+        if report.lateDeliveriesUndone > 0 { parts.append("late writes undone \(report.lateDeliveriesUndone)") }
         if report.failed > 0 { parts.append("failed \(report.failed)") }
         return parts.joined(separator: ", ")
     }

@@ -74,7 +74,7 @@ final class ProgressLine: Sendable {
             case .conflict: conflicts += 1
             case .failedEntry: failed += 1
             case .refused, .readAccessLost: return false  // printed with the report
-            case .lateWriteUndone: return false
+            case .lateDeliveryUndone: return false
             }
             return true
         }

@@ -74,7 +74,7 @@ enum Shape {
             "conflictsDetected": .int(Int64(report.conflictsDetected)),
             "conflictsResolved": .int(Int64(report.conflictsResolved)),
             "leftScope": .int(Int64(report.leftScope)), "swept": .int(Int64(report.swept)),
-            "lateWritesUndone": .int(Int64(report.lateWritesUndone)),
+            "lateDeliveriesUndone": .int(Int64(report.lateDeliveriesUndone)),
             "error": optional(error),
         ]
         // Only a run the server refused a collection in has the key, so others print as they always did.

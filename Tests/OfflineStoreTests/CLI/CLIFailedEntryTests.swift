@@ -23,7 +23,7 @@ struct CLIFailedEntryTests {
             try Self.makeServerRefuse(store, "a")
 
             let report = try await store.expect(4, "sync").json()
-            #expect(report["failed"] == 1 && report["pushed"] == 1 && report["lateWritesUndone"] == 0)
+            #expect(report["failed"] == 1 && report["pushed"] == 1 && report["lateDeliveriesUndone"] == 0)
             let failed = try await store.expect(0, "failed").json()
             let entry = try #require(failed.arrayValue?.first)
             #expect(failed.arrayValue?.count == 1)

@@ -3,7 +3,7 @@ import Testing
 @testable import OfflineStore
 
 /// The pure rules behind deletions found by a sweep and creates whose answer was lost on a
-/// server that cannot replay them (``DeletionSweepRule``, ``LostCreateRule``).
+/// server that cannot replay them (``DeletionSweepRule``, ``LostAnswerRule``).
 @Suite("REST recovery rules")
 struct RESTRecoveryRuleTests {
     static func row(dirty: Bool = false, state: SyncState = .synced) -> ObjectRow {
@@ -44,12 +44,12 @@ struct RESTRecoveryRuleTests {
     @Test func aResentCreateOnABackendThatCannotReplayItRefreshesItsCollectionOncePerFlush() {
         let refreshes: (String) -> Bool = { $0 == "tasks" }
         let fresh = [Self.entry(1, "tasks", .create, attempts: 0), Self.entry(2, "tasks", .update, attempts: 3)]
-        #expect(LostCreateRule.collectionToRefresh(before: fresh, refreshes: refreshes, refreshed: []) == nil)
+        #expect(LostAnswerRule.collectionToRefresh(before: fresh, refreshes: refreshes, refreshed: []) == nil)
         let resent = fresh + [Self.entry(3, "tasks", .create, attempts: 1)]
-        #expect(LostCreateRule.collectionToRefresh(before: resent, refreshes: refreshes, refreshed: []) == "tasks")
-        #expect(LostCreateRule.collectionToRefresh(before: resent, refreshes: refreshes, refreshed: ["tasks"]) == nil)
+        #expect(LostAnswerRule.collectionToRefresh(before: resent, refreshes: refreshes, refreshed: []) == "tasks")
+        #expect(LostAnswerRule.collectionToRefresh(before: resent, refreshes: refreshes, refreshed: ["tasks"]) == nil)
         let elsewhere = [Self.entry(4, "notes", .create, attempts: 2)]
-        #expect(LostCreateRule.collectionToRefresh(before: elsewhere, refreshes: refreshes, refreshed: []) == nil)
+        #expect(LostAnswerRule.collectionToRefresh(before: elsewhere, refreshes: refreshes, refreshed: []) == nil)
     }
 
     @Test func theRESTBackendSaysWhenItSweepsAndWhenItRefreshesBeforeAResend() throws {

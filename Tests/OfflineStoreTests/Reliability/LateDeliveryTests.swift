@@ -42,14 +42,14 @@ struct LateDeliveryTests {
             #expect(try await Self.record(id, bucket: bucket, on: kinto)?["title"] == "first")
             guard recognises else {
                 // 4, unrepaired: the acknowledged delete is undone, here and on the server.
-                #expect(try await store.sync().lateWritesUndone == 0)
+                #expect(try await store.sync().lateDeliveriesUndone == 0)
                 try await store.sync()
                 #expect(try items.find(id)?["title"] == "first")
                 #expect(try await Self.record(id, bucket: bucket, on: kinto)?["title"] == "first")
                 return
             }
             // 4. The next sync pulls it: the store recognises its own late write and deletes it again.
-            #expect(try await store.sync().lateWritesUndone == 1)
+            #expect(try await store.sync().lateDeliveriesUndone == 1)
             #expect(try items.find(id) == nil)
             try await store.sync()
             #expect(try items.find(id) == nil)
@@ -83,14 +83,14 @@ struct LateDeliveryTests {
             #expect(try await Self.customers(named: name, on: rails) == 2)
             guard recognises else {
                 // Unrepaired: the duplicate stays, here and on the server.
-                #expect(try await store.sync().lateWritesUndone == 0)
+                #expect(try await store.sync().lateDeliveriesUndone == 0)
                 try await store.sync()
                 #expect(try customers.count(where: named) == 2)
                 #expect(try await Self.customers(named: name, on: rails) == 2)
                 return
             }
             // The next sync pulls it: a duplicate of the store's own create, deleted again.
-            #expect(try await store.sync().lateWritesUndone == 1)
+            #expect(try await store.sync().lateDeliveriesUndone == 1)
             #expect(try customers.count(where: named) == 1)
             try await store.sync()
             #expect(try await Self.customers(named: name, on: rails) == 1)
@@ -121,7 +121,7 @@ struct LateDeliveryTests {
             #expect(try await proxy.release() == 201)
             #expect(try await Self.customers(named: name, on: rails) == 1)
             let report = try await store.sync()
-            #expect(report.lateWritesUndone == 0 && report.conflictsDetected == 0)
+            #expect(report.lateDeliveriesUndone == 0 && report.conflictsDetected == 0)
             #expect(try customers.count(where: named) == 1)
             #expect(try store.queueCount() == 0)
         }

@@ -17,12 +17,12 @@ extension SyncEngine {
         if isForcedOffline { return OfflineStoreError(.offline, "the store is set offline") }
         try write("preparing the queue") { db in
             // Creates a killed process had on the wire may still arrive: they are watched first.
-            if watchesLateWrites { try LateWriteTable.watchInFlight(at: configuration.now(), in: db) }
+            if watchesLateDeliveries { try LateDeliveryTable.watchInFlight(at: configuration.now(), in: db) }
             try QueueTable.recoverInFlight(db)
         }
         deferredRetries.withLock { $0.removeAll() }
         var flush = FlushStateMachine()
-        var refreshedForLostCreates: Set<String> = []
+        var refreshedForLostAnswers: Set<String> = []
         while true {
             if isForcedOffline { return OfflineStoreError(.offline, "the store was set offline") }
             if let cancelled = SyncCancellation.check("the flush") { return cancelled }
@@ -52,10 +52,10 @@ extension SyncEngine {
                 flush.didPrepare(collection)
             case .send(let batch):
                 if let cancelled = SyncCancellation.check("the flush") { return cancelled }
-                if let name = LostCreateRule.collectionToRefresh(before: batch, refreshes: backend.refreshesBeforeResendingCreates,
-                                                                 refreshed: refreshedForLostCreates) {
+                if let name = LostAnswerRule.collectionToRefresh(before: batch, refreshes: backend.refreshesBeforeResendingCreates,
+                                                                 refreshed: refreshedForLostAnswers) {
                     // A record the lost create made is adopted as its answer; the batch is read again.
-                    refreshedForLostCreates.insert(name)
+                    refreshedForLostAnswers.insert(name)
                     do { try await refresh(try descriptor(of: name), full: false, report: &report, context: context) } catch {
                         return SyncCancellation.stop(for: error, "the flush")
                     }
@@ -95,7 +95,7 @@ extension SyncEngine {
         guard let collection = batch.first?.collection else { return nil }
         let described = try? descriptor(of: collection)
         let policy = described?.conflictPolicy ?? .preserveConflict
-        let sent = try write("marking entries in flight") { db in try InFlight.mark(batch, watchesLateWrites: watchesLateWrites, in: db) }
+        let sent = try write("marking entries in flight") { db in try InFlight.mark(batch, watchesLateDeliveries: watchesLateDeliveries, in: db) }
         // Entries that gave way to a later delete are settled: progress counts them.
         if sent.count < batch.count { reportPushProgress(collection, answered: batch.count - sent.count, context: context) }
         guard !sent.isEmpty else { return nil }
@@ -117,7 +117,7 @@ extension SyncEngine {
                 // A wait the server asked for (Retry-After / Backoff) is kept for AutoSync.
                 let notBefore = stop.retryAfter.map { configuration.now().addingTimeInterval($0.timeInterval) }
                 for s in sent { try QueueTable.release(s.entry.seq, error: stop, notBefore: notBefore, in: db) }
-                try watchLostCreates(sent, after: stop, in: db)
+                try watchLostAnswers(sent, after: stop, in: db)
             }
             return stop
         }
@@ -191,9 +191,9 @@ struct SentEntry: Sendable {
 enum InFlight {
     /// Marks the batch in flight, building each operation as ``SendPayloadRule`` decides; an
     /// entry the rule finds superseded by a later delete leaves the queue and is not returned
-    /// (with its object and the delete, for a create the server never had). `watchesLateWrites`:
+    /// (with its object and the delete, for a create the server never had). `watchesLateDeliveries`:
     /// such a create is noted as deleted, so a late delivery of an earlier send is undone.
-    static func mark(_ batch: [QueueEntry], watchesLateWrites: Bool, in db: Database) throws -> [SentEntry] {
+    static func mark(_ batch: [QueueEntry], watchesLateDeliveries: Bool, in db: Database) throws -> [SentEntry] {
         try batch.compactMap { entry in
             guard let row = try ObjectRow.fetch(db, collection: entry.collection, id: entry.objectID) else {
                 throw OfflineStoreError(.corrupted, "queue entry \(entry.seq) has no object \(entry.collection)/\(entry.objectID)")
@@ -213,7 +213,7 @@ enum InFlight {
                 return nil
             case .cancelledByDelete:
                 try FailedEntryActions.rollBack(db, collection: entry.collection, id: entry.objectID)   // as `discard` does
-                if watchesLateWrites { try LateWriteTable.noteDeletion(collection: entry.collection, id: entry.objectID, version: nil, in: db) }
+                if watchesLateDeliveries { try LateDeliveryTable.noteDeletion(collection: entry.collection, id: entry.objectID, version: nil, in: db) }
                 return nil
             }
             let resent = entry.attempts > 0 && sentData != nil

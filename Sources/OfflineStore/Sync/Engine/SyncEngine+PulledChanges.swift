@@ -23,7 +23,7 @@ extension SyncEngine {
                                                notices: &notices, in: db) {
                         continue
                     }
-                    if try applyLateWrite(change, watched: &watched, collection: collection, report: &chunkReport,
+                    if try applyLateDelivery(change, watched: &watched, collection: collection, report: &chunkReport,
                                           notices: &notices, in: db) {
                         continue
                     }
@@ -73,8 +73,8 @@ extension SyncEngine {
         case .delete:
             try row.delete(db)
         case .meetLocalEdit(let tombstoneAgrees):
-            // Our own write whose answer was lost (SyncEngine+OwnWrites.swift) is no conflict.
-            if try applyAsOwnWrite(record, version: change.version, row: &row, in: db) { return }
+            // Our own write whose answer was lost (SyncEngine+LostAnswers.swift) is no conflict.
+            if try applyAsSentWrite(record, version: change.version, row: &row, in: db) { return }
             // A tombstone agrees with a local delete, and with a create that started from no
             // server copy (e.g. re-created after our own delete whose answer was lost): the
             // edit stays queued and nothing conflicts (the resent delete gets 404, the create
@@ -83,7 +83,7 @@ extension SyncEngine {
                 try row.save(db, on: local.writerStatements)
                 return
             }
-            if try settleLateWriteConflict(row, report: &report, notices: &notices, in: db) { return }
+            if try settleLateDeliveryConflict(row, report: &report, notices: &notices, in: db) { return }
             report.count(try settleConflict(db, row: row, policy: collection.conflictPolicy, notices: &notices))
         }
     }
@@ -93,7 +93,7 @@ extension SyncReport {
     /// Adds the counts of work done by one applied chunk of a refresh.
     mutating func addApplied(_ chunk: SyncReport) {
         pulled += chunk.pulled
-        lateWritesUndone += chunk.lateWritesUndone
+        lateDeliveriesUndone += chunk.lateDeliveriesUndone
         conflictsDetected += chunk.conflictsDetected
         conflictsResolved += chunk.conflictsResolved
     }

@@ -27,7 +27,7 @@ extension SyncEngine {
             try QueueTable.requeue(entry.seq, in: db)
             row.persistent = server
             row.serverVersion = version
-            if try settleLateWriteConflict(row, report: &report, notices: &notices, in: db) { break }
+            if try settleLateDeliveryConflict(row, report: &report, notices: &notices, in: db) { break }
             report.count(try settleConflict(db, row: row, policy: policy, notices: &notices))
         case .rejected(let status, let body):
             try QueueTable.reject(entry.seq, status: status, body: body,
@@ -74,7 +74,7 @@ extension SyncEngine {
         if entry.kind == .delete {
             row.persistent = nil
             // A create of ours still on the wire would bring it back: the deletion is what it would undo.
-            if watchesLateWrites { try LateWriteTable.noteDeletion(collection: entry.collection, id: entry.objectID, version: version, in: db) }
+            if watchesLateDeliveries { try LateDeliveryTable.noteDeletion(collection: entry.collection, id: entry.objectID, version: version, in: db) }
         } else {
             row.persistent = record ?? sent.operation.data
         }

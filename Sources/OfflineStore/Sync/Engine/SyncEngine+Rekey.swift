@@ -60,7 +60,7 @@ extension SyncEngine {
     func moveKeyedRows(of collection: String, from oldID: String, to newID: String, replacingTarget: Bool,
                        in db: Database) throws {
         try QueueTable.moveObject(db, collection: collection, from: oldID, to: newID)
-        try LateWriteTable.moveObject(collection: collection, from: oldID, to: newID, in: db)
+        try LateDeliveryTable.moveObject(collection: collection, from: oldID, to: newID, in: db)
         try Rekey.rewritePayloads(db, collection: collection, objectID: newID, field: "id", from: oldID, to: newID)
         try ObjectKeyedTables.moveUsageAndBlobs(db, collection: collection, from: oldID, to: newID, replacingTarget: replacingTarget)
         for (referencing, field) in referencingFields(of: collection) {

@@ -18,7 +18,7 @@ extension SyncEngine {
     func resetAll() async throws {
         try await reset("resetting the store") { db in
             try ObjectRow.deleteAll(db)
-            try LateWriteTable.removeAll(in: db)
+            try LateDeliveryTable.removeAll(in: db)
             try CollectionsTable.clearCursors(in: db)
             try MetaTable.setValue(nil, forKey: MetaTable.lastSyncKey, in: db)
         }

@@ -127,15 +127,15 @@ extension SyncEngine {
 extension SyncEngine {
     /// A create of ours whose answer was lost may land late outside the scope: the scoped pull
     /// never lists it and the departure pull lists its id and a few fields only, so the late-write
-    /// recognition (``applyLateWrite(_:watched:collection:report:notices:in:)``) never met it and
+    /// recognition (``applyLateDelivery(_:watched:collection:report:notices:in:)``) never met it and
     /// an acknowledged delete stayed undone on the server. For each departed record whose id is
     /// watched, the whole record is fetched and goes through that recognition alone (a late
     /// delivery is deleted again; anything else is left to the departure, nothing is stored).
     func recogniseLateCreates(among departed: [RemoteChange], of collection: CollectionDescriptor,
                               report: inout SyncReport) async throws {
-        guard watchesLateWrites else { return }
+        guard watchesLateDeliveries else { return }
         let watched = try read("reading the watched creates of \(collection.name)") { db in
-            Set(try LateWriteTable.watched(in: collection.name, in: db).map(\.objectID))
+            Set(try LateDeliveryTable.watched(in: collection.name, in: db).map(\.objectID))
         }
         for change in departed where watched.contains(change.id) {
             guard let whole = try await backend.fetch(collection: collection.name, id: change.id) else { continue }
@@ -143,7 +143,7 @@ extension SyncEngine {
             var notices = AppNotices()
             try write("recognising a late create of \(collection.name)") { db in
                 var creates = try watchedCreates(in: collection.name, in: db)
-                _ = try applyLateWrite(whole, watched: &creates, collection: collection, report: &found, notices: &notices, in: db)
+                _ = try applyLateDelivery(whole, watched: &creates, collection: collection, report: &found, notices: &notices, in: db)
             }
             try deliver(notices, report: &found)
             report.addApplied(found)

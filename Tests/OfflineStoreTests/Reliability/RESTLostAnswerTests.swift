@@ -6,7 +6,7 @@ import Testing
 /// was lost comes back by refresh with timestamps Rails wrote itself; it is still our own
 /// write, so a later local edit does not conflict with it.
 @Suite("REST: own writes coming back with server-written fields")
-struct RESTOwnWriteTests {
+struct RESTLostAnswerTests {
     @Test(.liveServer) func anUpdateWhoseAnswerWasLostIsNoConflict() async throws {
         let wire = RailsServer.wire()
         let deferred = ObjectStore.Configuration.with { $0.writeMode = .deferred }

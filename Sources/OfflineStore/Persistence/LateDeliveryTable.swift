@@ -2,13 +2,13 @@ import Foundation
 import GRDB
 
 /// The creates this store sent whose answer never came (`late_writes`), watched for a late
-/// delivery (``LateWriteRule``), and the deletes queued to undo one (`late_write_undos`).
+/// delivery (``LateDeliveryRule``), and the deletes queued to undo one (`late_write_undos`).
 /// Every function runs inside the caller's transaction.
 ///
 /// A row is kept for ``ObjectStore/Configuration/lateDeliveryWindow`` after the send was
 /// given up on, and the table holds at most ``limit`` rows (the oldest go first), so its
 /// size is bounded whatever the network does.
-enum LateWriteTable {
+enum LateDeliveryTable {
     /// The most creates watched at once.
     static let limit = 1_000
 

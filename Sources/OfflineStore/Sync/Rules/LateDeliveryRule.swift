@@ -2,7 +2,7 @@ import Foundation
 
 /// A create this store sent whose answer never came (a timeout, a lost connection, a crash
 /// while it was on the wire), watched for a late delivery: the request may still reach
-/// the server after the store has moved on (pure value; `LateWriteTable` keeps them).
+/// the server after the store has moved on (pure value; `LateDeliveryTable` keeps them).
 struct WatchedCreate: Sendable, Hashable {
     /// The object's id (its server id, once a server-assigned id is known).
     var objectID: String
@@ -34,7 +34,7 @@ struct WatchedCreate: Sendable, Hashable {
 /// id after the deletion, or (where the server assigns ids) a record with every field of
 /// that create, within ``ObjectStore/Configuration/lateDeliveryWindow``, is taken for the
 /// late delivery.
-enum LateWriteRule: Equatable, Sendable {
+enum LateDeliveryRule: Equatable, Sendable {
     /// Not a late delivery of ours: the change goes the usual way.
     case notLate
     /// Our late create brought back what this store saw deleted (or made a second record):
@@ -59,7 +59,7 @@ enum LateWriteRule: Equatable, Sendable {
     /// The rule for a record `record` at `version` of object `id`, given the object here and
     /// the collection's unanswered creates; `assignsIDs`: the server makes the ids.
     static func decide(id: String, record: JSONValue?, version: String, local: Local,
-                       creates: [WatchedCreate], assignsIDs: Bool) -> LateWriteRule {
+                       creates: [WatchedCreate], assignsIDs: Bool) -> LateDeliveryRule {
         guard let record, local != .conflictedOrFailed else { return .notLate }
         let resurrects = creates.contains { create in
             create.objectID == id && create.deleted && create.payload == record

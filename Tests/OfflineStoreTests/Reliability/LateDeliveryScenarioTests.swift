@@ -7,7 +7,7 @@ import Testing
 /// app deleted the object (Docs/Sync.md, "Late deliveries"). "Another client" putting the
 /// exact payload the store sent plays that late delivery here; `LateDeliveryTests` replays
 /// it on the wire.
-@Suite(.timeLimit(.minutes(5))) struct LateWriteTests {
+@Suite(.timeLimit(.minutes(5))) struct LateDeliveryScenarioTests {
     /// A store whose create `k` = `{"a": 1}` was applied with its answer lost, resent
     /// (recognised as its own write), then deleted with the delete acknowledged.
     static func deletedAfterALostCreate(_ kind: BackendKind, window: Duration? = nil)
@@ -32,11 +32,11 @@ import Testing
         defer { try? store.close(); _ = dir }
         try await server.serverPut("todos", "k", ["a": 1])  // the lost create arrives late
         let pulled = try await store.sync()
-        #expect(pulled.lateWritesUndone == 1 && pulled.conflictsDetected == 0)
+        #expect(pulled.lateDeliveriesUndone == 1 && pulled.conflictsDetected == 0)
         #expect(try store.collection("todos").find("k") == nil)
         #expect(try store.collection("todos").object("k")?.state == .deleted)
         let pushed = try await store.sync()
-        #expect(pushed.pushed == 1 && pushed.pending == 0 && pushed.lateWritesUndone == 0)
+        #expect(pushed.pushed == 1 && pushed.pending == 0 && pushed.lateDeliveriesUndone == 0)
         #expect(try store.collection("todos").object("k") == nil)
         #expect(try await server.serverGet("todos", "k") == nil)
     }
@@ -47,7 +47,7 @@ import Testing
         defer { try? store.close(); _ = dir }
         try await server.serverPut("todos", "k", ["a": 2])  // a genuine re-create: not what we sent
         let report = try await store.sync()
-        #expect(report.lateWritesUndone == 0 && report.pulled == 1)
+        #expect(report.lateDeliveriesUndone == 0 && report.pulled == 1)
         #expect(try store.collection("todos").find("k") == ["id": "k", "a": 2])
         _ = try await store.sync()
         #expect(try await server.serverGet("todos", "k") == ["id": "k", "a": 2])
@@ -58,7 +58,7 @@ import Testing
         let (server, store, dir) = try await Self.deletedAfterALostCreate(kind)
         defer { try? store.close(); _ = dir }
         try await server.serverPut("todos", "k", ["a": 1])
-        #expect(try await store.refresh().lateWritesUndone == 1)  // the undo is queued
+        #expect(try await store.refresh().lateDeliveriesUndone == 1)  // the undo is queued
         try await server.serverPut("todos", "k", ["a": 1, "b": 2])  // someone edits the record meanwhile
         let report = try await store.sync()  // the undo meets their version: theirs stands
         #expect(report.conflictsDetected == 0 && report.conflicts == 0 && report.pending == 0)
@@ -71,7 +71,7 @@ import Testing
         let (server, store, dir) = try await Self.deletedAfterALostCreate(kind)
         defer { try? store.close(); _ = dir }
         try await server.serverPut("todos", "k", ["a": 1])
-        #expect(try await store.refresh().lateWritesUndone == 1)
+        #expect(try await store.refresh().lateDeliveriesUndone == 1)
         try await server.serverPut("todos", "k", ["a": 3])
         let report = try await store.refresh()  // their version meets the queued undo: theirs stands
         #expect(report.conflictsDetected == 0 && report.conflicts == 0 && report.pending == 0)
@@ -87,7 +87,7 @@ import Testing
         _ = try await store.collection("todos").create(["id": "k", "a": 5])  // the app re-creates it
         let report = try await store.sync()  // the create meets our late copy (412): the new one is sent over it
         #expect(report.conflictsDetected == 0 && report.conflicts == 0 && report.pending == 0)
-        #expect(report.lateWritesUndone == 1)
+        #expect(report.lateDeliveriesUndone == 1)
         #expect(try store.collection("todos").find("k") == ["id": "k", "a": 5])
         #expect(try await server.serverGet("todos", "k") == ["id": "k", "a": 5])
     }
@@ -98,7 +98,7 @@ import Testing
         defer { try? store.close(); _ = dir }
         try await server.serverPut("todos", "k", ["a": 1])
         let report = try await store.sync()
-        #expect(report.lateWritesUndone == 0)
+        #expect(report.lateDeliveriesUndone == 0)
         #expect(try store.collection("todos").find("k") == ["id": "k", "a": 1])  // the hazard, as before the fix
     }
 
@@ -109,9 +109,9 @@ import Testing
         let events = store.syncEvents()
         try await server.serverPut("todos", "k", ["a": 1])
         _ = try await store.sync()
-        var undone: [LateWrite] = []
+        var undone: [LateDelivery] = []
         for await event in events {
-            if case .lateWriteUndone(let write) = event { undone.append(write) }
+            if case .lateDeliveryUndone(let write) = event { undone.append(write) }
             if case .finished = event { break }
         }
         #expect(undone.map(\.id) == ["k"] && undone.first?.record == ["id": "k", "a": 1])

@@ -14,11 +14,11 @@ extension SyncEngine {
     /// - A tombstone settles a first entry that is a delete, sent or not: the server's copy
     ///   is gone, whoever deleted it, which is all the delete asked for.
     /// - A record settles a sent create or update whose sent payload it equals, apart from
-    ///   the fields the server writes itself (`OwnWriteRule`), as the flush does for a
+    ///   the fields the server writes itself (`LostAnswerRule`), as the flush does for a
     ///   resent write answered 412 with our own payload.
     ///
     /// Later entries of the object stay queued, rebased on the incoming version.
-    func applyAsOwnWrite(_ record: JSONValue?, version: String?, row: inout ObjectRow, in db: Database) throws -> Bool {
+    func applyAsSentWrite(_ record: JSONValue?, version: String?, row: inout ObjectRow, in db: Database) throws -> Bool {
         guard let first = try QueueTable.entries(db, collection: row.collection, id: row.id).first,
               first.state != .failed else { return false }
         switch first.kind {
@@ -26,7 +26,7 @@ extension SyncEngine {
             guard record == nil else { return false }
         case .create, .update:
             guard first.attempts > 0, let text = first.sentData, let record,
-                  OwnWriteRule.isOwnWrite(record, sent: try JSONValue(parsing: text),
+                  LostAnswerRule.isSentWrite(record, sent: try JSONValue(parsing: text),
                                           serverManaged: backend.serverManagedFields(in: row.collection)) else { return false }
         }
         let operation = PushOperation(id: row.id, kind: first.kind, data: record, baseVersion: first.baseVersion,
@@ -87,38 +87,38 @@ extension SyncEngine {
     }
 }
 
-// MARK: - Late deliveries of our own creates (LateWriteRule, Docs/Sync.md "Late deliveries")
+// MARK: - Late deliveries of our own creates (LateDeliveryRule, Docs/Sync.md "Late deliveries")
 
 extension SyncEngine {
     /// Whether late deliveries are watched for (``ObjectStore/Configuration/lateDeliveryWindow``).
-    var watchesLateWrites: Bool { configuration.lateDeliveryWindow > .zero }
+    var watchesLateDeliveries: Bool { configuration.lateDeliveryWindow > .zero }
 
     /// Watches the creates of a batch whose answer never came (`error`): they may still
     /// reach the server; not when the error says the server never saw them (`offline`).
-    func watchLostCreates(_ sent: [SentEntry], after error: OfflineStoreError, in db: Database) throws {
-        guard watchesLateWrites, error.code != .offline else { return }
+    func watchLostAnswers(_ sent: [SentEntry], after error: OfflineStoreError, in db: Database) throws {
+        guard watchesLateDeliveries, error.code != .offline else { return }
         let creates = sent.compactMap { s -> (collection: String, id: String, payload: String)? in
             guard s.entry.kind == .create, let data = s.operation.data else { return nil }
             return (s.entry.collection, s.entry.objectID, data.serialized())
         }
         guard !creates.isEmpty else { return }
         let now = configuration.now()
-        try LateWriteTable.watch(creates, at: now, in: db)
-        try LateWriteTable.prune(now: now, window: configuration.lateDeliveryWindow, in: db)
+        try LateDeliveryTable.watch(creates, at: now, in: db)
+        try LateDeliveryTable.prune(now: now, window: configuration.lateDeliveryWindow, in: db)
     }
 
     /// The creates of a collection watched now (expired ones forgotten); nil when none.
     func watchedCreates(in collection: String, in db: Database) throws -> [WatchedCreate]? {
-        guard watchesLateWrites, try LateWriteTable.isWatching(collection, in: db) else { return nil }
-        try LateWriteTable.prune(now: configuration.now(), window: configuration.lateDeliveryWindow, in: db)
-        let watched = try LateWriteTable.watched(in: collection, in: db)
+        guard watchesLateDeliveries, try LateDeliveryTable.isWatching(collection, in: db) else { return nil }
+        try LateDeliveryTable.prune(now: configuration.now(), window: configuration.lateDeliveryWindow, in: db)
+        let watched = try LateDeliveryTable.watched(in: collection, in: db)
         return watched.isEmpty ? nil : watched
     }
 
     /// Applies a pulled change that is a late delivery of one of our creates, as
-    /// ``LateWriteRule`` says; a tombstone of a watched object is noted as its deletion.
+    /// ``LateDeliveryRule`` says; a tombstone of a watched object is noted as its deletion.
     /// Returns true when the change was handled here (nothing else applies it).
-    func applyLateWrite(_ change: RemoteChange, watched: inout [WatchedCreate]?, collection: CollectionDescriptor,
+    func applyLateDelivery(_ change: RemoteChange, watched: inout [WatchedCreate]?, collection: CollectionDescriptor,
                         report: inout SyncReport, notices: inout AppNotices, in db: Database) throws -> Bool {
         guard var creates = watched else { return false }
         let assignsIDs = backend.assignsIDs(in: collection.name)
@@ -126,7 +126,7 @@ extension SyncEngine {
         guard assignsIDs || sameID else { return false }
         guard let pulled = change.record else {
             guard sameID else { return false }
-            try LateWriteTable.noteDeletion(collection: collection.name, id: change.id, version: change.version, in: db)
+            try LateDeliveryTable.noteDeletion(collection: collection.name, id: change.id, version: change.version, in: db)
             for index in creates.indices where creates[index].objectID == change.id && !creates[index].deleted {
                 creates[index].deleted = true
                 creates[index].deletedVersion = change.version
@@ -136,15 +136,15 @@ extension SyncEngine {
         }
         let record = JSONValue.object(try ObjectValidation.members(of: pulled, id: change.id))
         // Without a candidate the object's state cannot matter: the row is read only for one.
-        guard LateWriteRule.decide(id: change.id, record: record, version: change.version, local: .none,
+        guard LateDeliveryRule.decide(id: change.id, record: record, version: change.version, local: .none,
                                    creates: creates, assignsIDs: assignsIDs) != .notLate else { return false }
         let row = try ObjectRow.fetch(db, collection: collection.name, id: change.id)
-        switch LateWriteRule.decide(id: change.id, record: record, version: change.version, local: Self.lateWriteState(of: row),
+        switch LateDeliveryRule.decide(id: change.id, record: record, version: change.version, local: Self.lateDeliveryState(of: row),
                                     creates: creates, assignsIDs: assignsIDs) {
         case .notLate:
             return false
         case .undo:
-            try undoLateWrite(record, version: change.version, id: change.id, over: row, in: collection.name, in: db)
+            try undoLateDelivery(record, version: change.version, id: change.id, over: row, in: collection.name, in: db)
         case .supersede:
             guard var row else { return false }
             row.persistent = record
@@ -152,8 +152,8 @@ extension SyncEngine {
             try ConflictWrites.apply(.keepLocal, to: row, in: db, now: configuration.now())
         }
         report.pulled += 1
-        report.lateWritesUndone += 1
-        notices.events.append(.lateWriteUndone(LateWrite(collection: collection.name, id: change.id, record: record,
+        report.lateDeliveriesUndone += 1
+        notices.events.append(.lateDeliveryUndone(LateDelivery(collection: collection.name, id: change.id, record: record,
                                                          version: change.version)))
         return true
     }
@@ -163,27 +163,27 @@ extension SyncEngine {
     /// delivery and someone wrote the record since (their copy stands), or the server's
     /// copy is our own late create under a newer local edit (the edit is resent on it).
     /// Returns false for a true conflict.
-    func settleLateWriteConflict(_ row: ObjectRow, report: inout SyncReport, notices: inout AppNotices,
+    func settleLateDeliveryConflict(_ row: ObjectRow, report: inout SyncReport, notices: inout AppNotices,
                                  in db: Database) throws -> Bool {
         if let first = try QueueTable.entries(db, collection: row.collection, id: row.id).first, first.kind == .delete,
-           try LateWriteTable.isUndo(seq: first.seq, in: db) {
+           try LateDeliveryTable.isUndo(seq: first.seq, in: db) {
             try ConflictWrites.apply(.keepServer, to: row, in: db, now: configuration.now())
             return true
         }
         guard let server = row.persistent, let version = row.serverVersion,
               let creates = try watchedCreates(in: row.collection, in: db),
-              LateWriteRule.decide(id: row.id, record: server, version: version, local: .edited, creates: creates,
+              LateDeliveryRule.decide(id: row.id, record: server, version: version, local: .edited, creates: creates,
                                    assignsIDs: backend.assignsIDs(in: row.collection)) == .supersede
         else { return false }
         try ConflictWrites.apply(.keepLocal, to: row, in: db, now: configuration.now())
-        report.lateWritesUndone += 1
-        notices.events.append(.lateWriteUndone(LateWrite(collection: row.collection, id: row.id, record: server, version: version)))
+        report.lateDeliveriesUndone += 1
+        notices.events.append(.lateDeliveryUndone(LateDelivery(collection: row.collection, id: row.id, record: server, version: version)))
         return true
     }
 
     /// Deletes a late delivery again: the object becomes a local delete on the record's
     /// version, its delete queued and marked as an undo (someone else's newer copy wins it).
-    private func undoLateWrite(_ record: JSONValue, version: String, id: String, over existing: ObjectRow?,
+    private func undoLateDelivery(_ record: JSONValue, version: String, id: String, over existing: ObjectRow?,
                                in collection: String, in db: Database) throws {
         var row = existing ?? ObjectRow(collection: collection, id: id)
         try QueueTable.removeAll(db, collection: collection, id: id)
@@ -199,11 +199,11 @@ extension SyncEngine {
         try row.save(db)
         let seq = try QueueTable.append(db, collection: collection, id: id, kind: .delete, baseVersion: version,
                                         now: configuration.now())
-        try LateWriteTable.markUndo(seq: seq, collection: collection, id: id, in: db)
+        try LateDeliveryTable.markUndo(seq: seq, collection: collection, id: id, in: db)
     }
 
-    /// The object's state as ``LateWriteRule`` sees it.
-    static func lateWriteState(of row: ObjectRow?) -> LateWriteRule.Local {
+    /// The object's state as ``LateDeliveryRule`` sees it.
+    static func lateDeliveryState(of row: ObjectRow?) -> LateDeliveryRule.Local {
         guard let row else { return .none }
         if row.state == .conflicted || row.state == .failed { return .conflictedOrFailed }
         return row.dirty ? .edited : .synced(version: row.serverVersion)

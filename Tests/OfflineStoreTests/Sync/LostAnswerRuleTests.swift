@@ -2,9 +2,9 @@ import Foundation
 import Testing
 @testable import OfflineStore
 
-/// ``OwnWriteRule``: a server copy is our own write when it equals what was sent, apart from
+/// ``LostAnswerRule``: a server copy is our own write when it equals what was sent, apart from
 /// the fields the server writes itself. One row per line of its table.
-@Suite struct OwnWriteRuleTests {
+@Suite struct LostAnswerRuleTests {
     static let managed: Set<String> = ["updatedAt", "createdAt"]
 
     @Test(arguments: [
@@ -21,6 +21,6 @@ import Testing
         ("a tombstone for a write", nil, ["id": "1", "a": 1], managed, false),
     ] as [(String, JSONValue?, JSONValue?, Set<String>, Bool)])
     func rule(_ name: String, record: JSONValue?, sent: JSONValue?, managed: Set<String>, own: Bool) {
-        #expect(OwnWriteRule.isOwnWrite(record, sent: sent, serverManaged: managed) == own, "\(name)")
+        #expect(LostAnswerRule.isSentWrite(record, sent: sent, serverManaged: managed) == own, "\(name)")
     }
 }

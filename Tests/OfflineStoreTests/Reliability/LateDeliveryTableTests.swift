@@ -3,23 +3,23 @@ import GRDB
 import Testing
 @testable import OfflineStore
 
-/// The watched creates (`LateWriteTable`): a bounded table, and a schema step that an
+/// The watched creates (`LateDeliveryTable`): a bounded table, and a schema step that an
 /// existing store file takes when it opens.
-@Suite struct LateWriteTableTests {
+@Suite struct LateDeliveryTableTests {
     @Test func theTableKeepsAtMostItsLimitAndForgetsWhatIsOutOfTheWindow() async throws {
         try await withTemporaryStore { store in
             let start = Date(timeIntervalSince1970: 1_800_000_000)
             let count = try store.local.write("watching") { db -> Int in
-                let creates = (0..<(LateWriteTable.limit + 5)).map { ("todos", "k\($0)", #"{"id":"k\#($0)"}"#) }
-                try LateWriteTable.watch(creates, at: start, in: db)
-                try LateWriteTable.watch([("todos", "late", #"{"id":"late"}"#)], at: start.addingTimeInterval(60), in: db)
-                try LateWriteTable.prune(now: start.addingTimeInterval(60), window: .seconds(3600), in: db)
-                return try LateWriteTable.watched(in: "todos", in: db).count
+                let creates = (0..<(LateDeliveryTable.limit + 5)).map { ("todos", "k\($0)", #"{"id":"k\#($0)"}"#) }
+                try LateDeliveryTable.watch(creates, at: start, in: db)
+                try LateDeliveryTable.watch([("todos", "late", #"{"id":"late"}"#)], at: start.addingTimeInterval(60), in: db)
+                try LateDeliveryTable.prune(now: start.addingTimeInterval(60), window: .seconds(3600), in: db)
+                return try LateDeliveryTable.watched(in: "todos", in: db).count
             }
-            #expect(count == LateWriteTable.limit)
+            #expect(count == LateDeliveryTable.limit)
             let left = try store.local.write("pruning") { db -> [String] in
-                try LateWriteTable.prune(now: start.addingTimeInterval(3630), window: .seconds(3600), in: db)
-                return try LateWriteTable.watched(in: "todos", in: db).map(\.objectID)
+                try LateDeliveryTable.prune(now: start.addingTimeInterval(3630), window: .seconds(3600), in: db)
+                return try LateDeliveryTable.watched(in: "todos", in: db).map(\.objectID)
             }
             #expect(left == ["late"])  // the rest was given up on more than the window ago
         }
@@ -44,7 +44,7 @@ import Testing
             let reopened = try ObjectStore(path: path)
             defer { try? reopened.close() }
             #expect(try reopened.collection("todos").find("a") == ["id": "a"])
-            let watched = try reopened.local.write("reading") { db in try LateWriteTable.watched(in: "todos", in: db) }
+            let watched = try reopened.local.write("reading") { db in try LateDeliveryTable.watched(in: "todos", in: db) }
             #expect(watched.isEmpty)
         }
     }

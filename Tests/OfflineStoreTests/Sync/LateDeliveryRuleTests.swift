@@ -2,9 +2,9 @@ import Foundation
 import Testing
 @testable import OfflineStore
 
-/// ``LateWriteRule``: when a pulled record (or a 412's server copy) is a late delivery of
+/// ``LateDeliveryRule``: when a pulled record (or a 412's server copy) is a late delivery of
 /// one of this store's own creates. One row per line of its table. No SQLite, no HTTP.
-@Suite struct LateWriteRuleTests {
+@Suite struct LateDeliveryRuleTests {
     static let sent: JSONValue = ["id": "k", "a": 1]
 
     static func create(_ id: String = "k", payload: JSONValue = sent, deleted: Bool = true, at version: String? = "100",
@@ -13,8 +13,8 @@ import Testing
                       deletedVersion: deleted ? version : nil, isAnswered: answered)
     }
 
-    static let rows: [(String, JSONValue?, String, LateWriteRule.Local, [WatchedCreate], Bool, LateWriteRule)] = [
-        ("a tombstone", nil as JSONValue?, "120", LateWriteRule.Local.none, [create()], false, LateWriteRule.notLate),
+    static let rows: [(String, JSONValue?, String, LateDeliveryRule.Local, [WatchedCreate], Bool, LateDeliveryRule)] = [
+        ("a tombstone", nil as JSONValue?, "120", LateDeliveryRule.Local.none, [create()], false, LateDeliveryRule.notLate),
         ("nothing watched", sent, "120", .none, [], false, .notLate),
         ("what we sent, after our delete, unknown here", sent, "120", .none, [create()], false, .undo),
         ("what we sent, but never deleted since", sent, "120", .none, [create(deleted: false)], false, .notLate),
@@ -39,22 +39,22 @@ import Testing
     ]
 
     @Test(arguments: rows)
-    func rule(_ name: String, record: JSONValue?, version: String, local: LateWriteRule.Local, creates: [WatchedCreate],
-              assignsIDs: Bool, expected: LateWriteRule) {
+    func rule(_ name: String, record: JSONValue?, version: String, local: LateDeliveryRule.Local, creates: [WatchedCreate],
+              assignsIDs: Bool, expected: LateDeliveryRule) {
         let id = record?["id"]?.stringValue ?? "k"
-        #expect(LateWriteRule.decide(id: id, record: record, version: version, local: local, creates: creates,
+        #expect(LateDeliveryRule.decide(id: id, record: record, version: version, local: local, creates: creates,
                                      assignsIDs: assignsIDs) == expected, "\(name)")
     }
 
     /// The engine reads the object's row only when the rule finds a candidate without it.
     @Test func withoutACandidateTheObjectDoesNotMatter() {
-        let locals: [LateWriteRule.Local] = [.none, .synced(version: "110"), .edited, .conflictedOrFailed]
+        let locals: [LateDeliveryRule.Local] = [.none, .synced(version: "110"), .edited, .conflictedOrFailed]
         for (name, record, version, _, creates, assignsIDs, _) in Self.rows {
             let id = record?["id"]?.stringValue ?? "k"
-            guard LateWriteRule.decide(id: id, record: record, version: version, local: .none, creates: creates,
+            guard LateDeliveryRule.decide(id: id, record: record, version: version, local: .none, creates: creates,
                                        assignsIDs: assignsIDs) == .notLate else { continue }
             for local in locals {
-                #expect(LateWriteRule.decide(id: id, record: record, version: version, local: local, creates: creates,
+                #expect(LateDeliveryRule.decide(id: id, record: record, version: version, local: local, creates: creates,
                                              assignsIDs: assignsIDs) == .notLate, "\(name), \(local)")
             }
         }
@@ -65,6 +65,6 @@ import Testing
         ("\"e1\"", "\"e1\"", false), ("5", nil, true),
     ] as [(String, String?, Bool)])
     func versionsAfterTheDeletion(version: String, deleted: String?, newer: Bool) {
-        #expect(LateWriteRule.isNewer(version, than: deleted) == newer)
+        #expect(LateDeliveryRule.isNewer(version, than: deleted) == newer)
     }
 }
