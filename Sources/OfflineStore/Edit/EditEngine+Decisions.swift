@@ -24,7 +24,7 @@ extension EditEngine {
         try OfflineStoreError.refusingEdit {
             _ = try local.collections.descriptor(of: collection)
             try local.write("\(action.rawValue) of \(collection)/\(id)") { db in
-                try FailedEntryActions.apply(action, collection: collection, id: id, in: db)
+                try FailedEntryWrites.apply(action, collection: collection, id: id, in: db)
             }
         }
     }
@@ -36,7 +36,7 @@ extension EditEngine {
                 guard let entry = try QueueTable.entry(db, seq: seq) else {
                     throw OfflineStoreError(.notFound, "no queue entry \(seq)")
                 }
-                try FailedEntryActions.rollBack(db, collection: entry.collection, id: entry.objectID)
+                try FailedEntryWrites.rollBack(db, collection: entry.collection, id: entry.objectID)
             }
         }
     }

@@ -77,7 +77,7 @@ extension ArchitectureTests {
         #expect(all > 300 && lines > 150, "the walk found the facade: \(perFile)")
         #expect(lines <= 300, "ObjectStore bodies hold \(lines) code lines: \(perFile.sorted { $0.value > $1.value })")
         // The facade drives neither the queue nor an object's rows: the engines do.
-        let engineParts = ["QueueStep", "ConflictWrites", "FailedEntryActions", "ObjectSnapshot", "ScopeRule", "withSyncLock",
+        let engineParts = ["QueueStep", "ConflictWrites", "FailedEntryWrites", "ObjectSnapshot", "ScopeRule", "withSyncLock",
                            "Backend.push", "backend.pull", "backend.push", "QueueTable.append", "ObjectRow(collection"]
         let facade = try Self.files().filter { ($0.path as NSString).lastPathComponent.hasPrefix("ObjectStore") }
         for file in facade {

@@ -212,7 +212,7 @@ enum InFlight {
                 try QueueTable.remove(db, seq: entry.seq)
                 return nil
             case .cancelledByDelete:
-                try FailedEntryActions.rollBack(db, collection: entry.collection, id: entry.objectID)   // as `discard` does
+                try FailedEntryWrites.rollBack(db, collection: entry.collection, id: entry.objectID)   // as `discard` does
                 if watchesLateDeliveries { try LateDeliveryTable.noteDeletion(collection: entry.collection, id: entry.objectID, version: nil, in: db) }
                 return nil
             }

@@ -52,7 +52,7 @@ extension SyncEngine {
                     var objects = Set<ObjectKey>()
                     for entry in try QueueTable.entries(db, .matching(collection: nil, id: nil))
                     where objects.insert(ObjectKey(collection: entry.collection, id: entry.objectID)).inserted {
-                        try FailedEntryActions.rollBack(db, collection: entry.collection, id: entry.objectID)
+                        try FailedEntryWrites.rollBack(db, collection: entry.collection, id: entry.objectID)
                     }
                     try ObjectKeyedTables.removeOrphans(db)
                 }
