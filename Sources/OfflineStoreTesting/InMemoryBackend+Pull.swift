@@ -51,7 +51,7 @@ extension InMemoryBackend {
         return try state.withLock { s in
             guard !requiresPrepared || s.collections[collection] != nil else {
                 throw OfflineStoreError(.server, "the collection \(collection) does not exist", status: 404,
-                                        body: KintoRules.missingCollectionBody(collection))
+                                        body: KintoConventions.missingCollectionBody(collection))
             }
             let stored = s.collection(collection)
             let position = token ?? PullToken(collection: collection, since: since, after: since, bound: stored.timestamp)
@@ -76,7 +76,7 @@ extension InMemoryBackend {
             ? String(cursor.dropFirst().dropLast()) : cursor
         guard let value = Int64(trimmed) else {
             throw OfflineStoreError(.server, "the cursor \"\(cursor.prefix(40))\" is not a number", status: 400,
-                                    body: KintoRules.invalidParameters("_since in querystring: \"\(cursor)\" is not a number"))
+                                    body: KintoConventions.invalidParameters("_since in querystring: \"\(cursor)\" is not a number"))
         }
         return value
     }

@@ -19,7 +19,7 @@ extension InMemoryBackend {
         guard operations.count <= limit else {
             throw OfflineStoreError(
                 .configuration, "batch too large: \(operations.count) operations, the server takes at most \(limit)",
-                status: 400, body: KintoRules.batchTooLargeBody(limit))
+                status: 400, body: KintoConventions.batchTooLargeBody(limit))
         }
         if case .reject(let status, let body) = effect {
             return operations.map { _ in .rejected(status: status, body: body) }
@@ -37,11 +37,11 @@ extension InMemoryBackend {
         let requiresPrepared = configuration.requiresPreparedCollections
         return state.withLock { s in
             s.writeCount += operations.count
-            guard KintoRules.accepts(id: collection) else {
-                return operations.map { _ in .rejected(status: 400, body: KintoRules.invalidIDBody) }
+            guard KintoConventions.accepts(id: collection) else {
+                return operations.map { _ in .rejected(status: 400, body: KintoConventions.invalidIDBody) }
             }
             if requiresPrepared, s.collections[collection] == nil {
-                let body = KintoRules.missingCollectionBody(collection)
+                let body = KintoConventions.missingCollectionBody(collection)
                 return operations.map { _ in .rejected(status: 404, body: body) }
             }
             return operations.map { operation in

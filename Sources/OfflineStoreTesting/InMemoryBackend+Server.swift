@@ -34,7 +34,7 @@ extension InMemoryBackend {
     @discardableResult
     public func put(collection: String, id: String, record: JSONValue) -> String {
         guard let data = record.objectValue else { preconditionFailure("put(collection:id:record:) needs an object") }
-        precondition(KintoRules.accepts(id: id), "the id \"\(id)\" breaks Kinto's id rule")
+        precondition(KintoConventions.accepts(id: id), "the id \"\(id)\" breaks Kinto's id rule")
         precondition(data["id"] == nil || data["id"] == .string(id), "the record's id is not \"\(id)\"")
         let now = nowMilliseconds()
         return state.withLock { s in

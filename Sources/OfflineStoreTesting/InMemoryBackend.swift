@@ -80,9 +80,9 @@ public final class InMemoryBackend: Backend, Sendable {
     ///
     /// - Throws: ``OfflineStoreError/Code/invalidID`` naming the rule.
     public func validate(id: String) throws {
-        guard KintoRules.accepts(id: id) else {
+        guard KintoConventions.accepts(id: id) else {
             throw OfflineStoreError(
-                .invalidID, "the id \"\(id.prefix(100))\" does not match Kinto's rule \(KintoRules.idPattern)")
+                .invalidID, "the id \"\(id.prefix(100))\" does not match Kinto's rule \(KintoConventions.idPattern)")
         }
     }
 
