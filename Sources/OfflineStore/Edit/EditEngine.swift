@@ -30,7 +30,7 @@ final class EditEngine: Sendable {
         self.sync = sync
         self.configuration = configuration
         self.connectivity = connectivity
-        backend = sync.server
+        backend = sync.attachedBackend
     }
 
     /// The local edit path's prepared statements.

@@ -84,7 +84,7 @@ public final class ObjectStore: Sendable {
         let local = try LocalStore(opening: location, configuration: configuration, collections: registry, observers: observers)
         self.local = local
         try CollectionsTable.load(into: registry, from: local)
-        syncEngine = SyncEngine(local: local, server: backend, configuration: configuration, observers: observers,
+        syncEngine = SyncEngine(local: local, backend: backend, configuration: configuration, observers: observers,
                                 lock: try SyncLock(location, configuration), connectivity: connectivity)
         editEngine = EditEngine(local: local, sync: syncEngine, configuration: configuration, connectivity: connectivity)
     }

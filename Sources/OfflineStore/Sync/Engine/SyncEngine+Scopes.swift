@@ -27,7 +27,7 @@ extension SyncEngine {
     ///
     /// - Throws: ``OfflineStoreError/Code/configuration``.
     private func checkBlobSupport(_ descriptor: CollectionDescriptor) throws {
-        guard !descriptor.isLocalOnly, let backend = server as? any BlobBackend,
+        guard !descriptor.isLocalOnly, let backend = attachedBackend as? any BlobBackend,
               let limit = backend.maxBlobFieldsPerObject, descriptor.blobFields.count > limit else { return }
         throw OfflineStoreError(.configuration, "collection \(descriptor.name): the backend stores \(limit) blob field(s) per object, "
             + "\(descriptor.blobFields.count) are declared")

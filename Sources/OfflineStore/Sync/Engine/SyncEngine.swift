@@ -20,8 +20,8 @@ import GRDB
 /// the background sender of immediate mode and the push of `awaitingServer`) call it.
 final class SyncEngine: Sendable {
     let local: LocalStore
-    /// The server; nil for a store without a backend.
-    let server: (any Backend)?
+    /// The backend; nil for a store without one.
+    let attachedBackend: (any Backend)?
     let configuration: ObjectStore.Configuration
     let observers: StoreObservers
     let lock: SyncLock
@@ -31,10 +31,10 @@ final class SyncEngine: Sendable {
     /// Sends immediate-mode edits after they committed (``BackgroundSender``).
     let sender: BackgroundSender
 
-    init(local: LocalStore, server: (any Backend)?, configuration: ObjectStore.Configuration,
+    init(local: LocalStore, backend: (any Backend)?, configuration: ObjectStore.Configuration,
          observers: StoreObservers, lock: SyncLock, connectivity: Connectivity) {
         self.local = local
-        self.server = server
+        attachedBackend = backend
         self.configuration = configuration
         self.observers = observers
         self.lock = lock
@@ -42,18 +42,18 @@ final class SyncEngine: Sendable {
         sender = BackgroundSender()
     }
 
-    /// The server of a run: the steps below a run's entry point (which checked
+    /// The backend of a run: the steps below a run's entry point (which checked
     /// ``connected(_:missing:)`` first) only run on a store that has one.
     var backend: any Backend {
-        guard let server else { preconditionFailure("a sync step ran on a store without a backend") }
-        return server
+        guard let attachedBackend else { preconditionFailure("a sync step ran on a store without a backend") }
+        return attachedBackend
     }
 
     /// The backend, or `code` (by default `configuration`) saying the store has none to `purpose`.
     @discardableResult
     func connected(_ purpose: String, missing code: OfflineStoreError.Code = .configuration) throws -> any Backend {
-        guard let server else { throw OfflineStoreError(code, "the store has no backend to \(purpose)") }
-        return server
+        guard let attachedBackend else { throw OfflineStoreError(code, "the store has no backend to \(purpose)") }
+        return attachedBackend
     }
 
     /// The registered collections.
