@@ -56,7 +56,7 @@ extension SyncEngine {
                                                                  refreshed: refreshedForLostAnswers) {
                     // A record the lost create made is adopted as its answer; the batch is read again.
                     refreshedForLostAnswers.insert(name)
-                    do { try await refresh(try descriptor(of: name), full: false, report: &report, context: context) } catch {
+                    do { try await refreshCollection(try descriptor(of: name), full: false, report: &report, context: context) } catch {
                         return SyncCancellation.stop(for: error, "the flush")
                     }
                     continue

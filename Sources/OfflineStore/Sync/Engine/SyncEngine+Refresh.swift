@@ -24,7 +24,7 @@ extension SyncEngine {
         for collection in targets {
             if let cancelled = SyncCancellation.check("the refresh") { return cancelled }
             do {
-                try await refresh(collection, full: full, report: &report, context: context)
+                try await refreshCollection(collection, full: full, report: &report, context: context)
             } catch let error as OfflineStoreError where ReadAccessRule.isReadRefusal(error) {
                 // Read access withdrawn (or never given): the collection's policy, the others go on.
                 do {
@@ -43,7 +43,7 @@ extension SyncEngine {
     /// since the cursor (of the records in its scope), then, for a scoped collection, the
     /// records that left the scope. The backend prepares the collection alongside the first
     /// request (``pullPages``).
-    func refresh(_ collection: CollectionDescriptor, full: Bool, report: inout SyncReport, context: SyncContext) async throws {
+    func refreshCollection(_ collection: CollectionDescriptor, full: Bool, report: inout SyncReport, context: SyncContext) async throws {
         // A collection known read-only is asked again, so that write access granted since is seen.
         if collections.isReadOnly(collection.name) { try await prepareRecordingAccess(collection.name) }
         let scope = collection.syncScope.flatMap { $0.terms.isEmpty ? nil : $0 }
