@@ -26,7 +26,7 @@ enum RESTPullFuzzing {
             do {
                 var next: PullContinuation?
                 repeat {
-                    let page = try await backend.pull(collection: RESTFuzzResources.collection, since: since, continuing: next)
+                    let page = try await backend.pull(PullRequest(collection: RESTFuzzResources.collection, cursor: since, continuation: next))
                     pages.append(page)
                     next = page.next
                 } while next != nil && pages.count < maximumPages

@@ -5,7 +5,7 @@ extension InMemoryBackend {
     public enum Call: String, Sendable, Hashable, CaseIterable {
         /// ``InMemoryBackend/push(_:collection:)``.
         case push
-        /// ``InMemoryBackend/pull(collection:since:continuing:)``.
+        /// ``InMemoryBackend/pull(_:delivering:)`` (and fetch and search).
         case pull
         /// ``InMemoryBackend/ping()``.
         case ping

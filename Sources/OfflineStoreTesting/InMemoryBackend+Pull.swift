@@ -1,7 +1,12 @@
 import OfflineStore
 
 extension InMemoryBackend {
-    /// Returns one page of changes (tombstones included) with `since < version`, oldest first.
+    /// Returns one page of changes with `since < version`, oldest first, as Kinto lists them:
+    /// tombstones included; with a scope, the live records matching it and no tombstone (Kinto's
+    /// filters never list one, it carries no field to match: the departure pull finds
+    /// deletions); with ``PullRequest/Hints/fields``, every change with only those fields of
+    /// each record besides its id (`_fields`). The hint ``PullRequest/Hints/needsDeletions`` is
+    /// not used. Nothing is delivered before the page is returned.
     ///
     /// The first page takes the collection timestamp as the pull's upper bound; later pages
     /// (through ``PullPage/next``) stay under it, so a record changed during the pull is returned
@@ -12,18 +17,18 @@ extension InMemoryBackend {
     ///   `server` with status 400 for a cursor that is not a number, 404 for a collection not
     ///   prepared when ``Configuration/requiresPreparedCollections``; `invalidOperation` for a
     ///   continuation of another backend or collection; the error of an injected fault.
-    public func pull(collection: String, since cursor: String?, continuing: PullContinuation?) async throws -> PullPage {
+    public func pull(_ request: PullRequest, delivering deliver: ([RemoteChange]) async throws -> Void) async throws -> PullPage {
         let fault = state.withLock { s in
-            s.log.append(.pull(collection: collection, since: cursor, continuing: continuing))
+            s.log.append(.pull(collection: request.collection, since: request.cursor, continuing: request.continuation))
             return s.faults.takeCallFault(for: .pull)
         }
         _ = try await play(fault, on: .pull)
-        return try page(collection: collection, since: cursor, continuing: continuing)
+        return try page(collection: request.collection, since: request.cursor, continuing: request.continuation,
+                        listing: FeedListing(request))
     }
 
-    /// The page a pull gets now (no fault, not logged): what ``pull(collection:since:continuing:)``
-    /// (or, with another `listing`, a scoped or light pull) answers once its fault, if any, was
-    /// played; the simulator's server answers with it. A listing that leaves changes out pages
+    /// The page a pull gets now (no fault, not logged): what ``pull(_:delivering:)`` answers
+    /// once its fault, if any, was played; the simulator's server answers with it. A listing that leaves changes out pages
     /// over what it lists, as Kinto's filtered pages do.
     func page(collection: String, since cursor: String?, continuing: PullContinuation?,
               listing: FeedListing = .everything) throws -> PullPage {

@@ -7,7 +7,7 @@ extension InMemoryBackend {
         case prepare(collection: String)
         /// ``InMemoryBackend/push(_:collection:)``.
         case push(collection: String, operations: [PushOperation])
-        /// ``InMemoryBackend/pull(collection:since:continuing:)``.
+        /// ``InMemoryBackend/pull(_:delivering:)``, ``InMemoryBackend/fetch(collection:id:)`` and ``InMemoryBackend/search(collection:query:continuing:)``.
         case pull(collection: String, since: String?, continuing: PullContinuation?)
         /// ``InMemoryBackend/ping()``.
         case ping

@@ -29,35 +29,15 @@ enum FeedListing: Sendable, Hashable {
     }
 }
 
-/// Pulls by a sync scope and light pulls of a few fields, as Kinto answers them: a scoped
-/// page lists no tombstone (the departure pull finds deletions), so the in-memory server
-/// tests the engine against what a real Kinto shows (Docs/KintoFacts.md §7).
-extension InMemoryBackend {
-    /// One page of the changes since `cursor` of the live records matching `scope`; no
-    /// tombstones, as on Kinto. Same bound, order and paging as ``pull(collection:since:continuing:)``.
-    ///
-    /// - Throws: as ``pull(collection:since:continuing:)``.
-    public func pull(collection: String, since cursor: String?, continuing: PullContinuation?,
-                     scope: ServerQuery) async throws -> PullPage {
-        try await pull(collection: collection, since: cursor, continuing: continuing, listing: .scope(scope))
-    }
-
-    /// One page of every change since `cursor` (tombstones included), each record reduced to
-    /// its id and `fields`, as Kinto's `_fields` answers.
-    ///
-    /// - Throws: as ``pull(collection:since:continuing:)``.
-    public func pull(collection: String, since cursor: String?, continuing: PullContinuation?,
-                     fields: [String]) async throws -> PullPage {
-        try await pull(collection: collection, since: cursor, continuing: continuing, listing: .fields(fields))
-    }
-
-    private func pull(collection: String, since cursor: String?, continuing: PullContinuation?,
-                      listing: FeedListing) async throws -> PullPage {
-        let fault = state.withLock { s in
-            s.log.append(.pull(collection: collection, since: cursor, continuing: continuing))
-            return s.faults.takeCallFault(for: .pull)
+extension FeedListing {
+    /// What a pull request lists: its fields when it names some, else its scope, else everything.
+    init(_ request: PullRequest) {
+        if let fields = request.hints.fields {
+            self = .fields(fields)
+        } else if let scope = request.scope {
+            self = .scope(scope)
+        } else {
+            self = .everything
         }
-        _ = try await play(fault, on: .pull)
-        return try page(collection: collection, since: cursor, continuing: continuing, listing: listing)
     }
 }

@@ -76,6 +76,13 @@ public final class InMemoryBackend: Backend, Sendable {
         set { state.withLock { $0.onPush = newValue } }
     }
 
+    /// Checks `id` against Kinto's rule `^[a-zA-Z0-9][a-zA-Z0-9_-]*$` (the same in every collection).
+    ///
+    /// - Throws: ``OfflineStoreError/Code/invalidID`` naming the rule.
+    public func validate(id: String, in collection: String) throws {
+        try validate(id: id)
+    }
+
     /// Checks `id` against Kinto's rule `^[a-zA-Z0-9][a-zA-Z0-9_-]*$`.
     ///
     /// - Throws: ``OfflineStoreError/Code/invalidID`` naming the rule.

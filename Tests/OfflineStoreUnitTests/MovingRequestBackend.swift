@@ -53,13 +53,12 @@ final class MovingRequestBackend: Backend {
         return outcomes
     }
 
-    func pull(collection: String, since cursor: String?, continuing: PullContinuation?) async throws -> PullPage {
-        let page = try await base.pull(collection: collection, since: cursor, continuing: continuing)
+    func pull(_ request: PullRequest, delivering deliver: ([RemoteChange]) async throws -> Void) async throws -> PullPage {
+        let page = try await base.pull(request)
         try await keepMoving(.pull)
         return page
     }
 
-    func validate(id: String) throws { try base.validate(id: id) }
     func validate(id: String, in collection: String) throws { try base.validate(id: id, in: collection) }
     func capabilities() async throws -> BackendCapabilities { try await base.capabilities() }
     func prepare(collection: String) async throws { try await base.prepare(collection: collection) }

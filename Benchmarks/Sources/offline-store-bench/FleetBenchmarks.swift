@@ -110,7 +110,7 @@ enum FleetBenchmarks {
         for name in names {
             var continuation: PullContinuation?
             repeat {
-                let page = try await server.pull(collection: name, since: nil, continuing: continuation, includingDeletions: false)
+                let page = try await server.pull(PullRequest(collection: name, continuation: continuation, hints: .init(needsDeletions: false)))
                 for change in page.changes {
                     guard let record = change.record else { continue }
                     remote["\(name)/\(change.id)"] = record

@@ -27,7 +27,6 @@ struct PagedBackend: Backend {
         kinto = KintoBackend(configuration: .init(serverURL: PagesTransport.server), transport: transport)
     }
 
-    func validate(id: String) throws {}
     func capabilities() async throws -> BackendCapabilities { BackendCapabilities(maxBatchSize: 25) }
     func prepare(collection: String) async throws {}
     func ping() async throws {}
@@ -36,8 +35,12 @@ struct PagedBackend: Backend {
         throw OfflineStoreError(.server, "the paged benchmark server is read-only")
     }
 
-    func pull(collection: String, since cursor: String?, continuing: PullContinuation?) async throws -> PullPage {
-        try await kinto.pull(collection: collection, since: cursor, continuing: continuing)
+    /// Whole pages, deletions asked for (`_since`), as before the pull took a request: the
+    /// rows measured with this backend stay comparable.
+    func pull(_ request: PullRequest, delivering deliver: ([RemoteChange]) async throws -> Void) async throws -> PullPage {
+        var asked = request
+        asked.hints.needsDeletions = true
+        return try await kinto.pull(asked)
     }
 }
 

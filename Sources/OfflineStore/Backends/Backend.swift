@@ -1,19 +1,20 @@
 /// A server's wire protocol, as the sync engine needs it: push queued operations,
 /// pull changes page by page.
 ///
-/// Implementations: `KintoBackend`, and `InMemoryBackend` in `OfflineStoreTesting`.
+/// Implementations: `KintoBackend`, `RESTBackend`, and `InMemoryBackend` in
+/// `OfflineStoreTesting`. A new backend implements five requirements —
+/// ``capabilities()``, ``prepare(collection:)``, ``push(_:collection:)``,
+/// ``pull(_:delivering:)`` and ``ping()`` — and may replace the defaults of the others: the
+/// ids it accepts (``validate(id:in:)``), what it tells the engine about a collection
+/// (``traits(of:)``), what the user may do in a collection (``prepareAccess(collection:)``),
+/// reads of one record or a query (``fetch(collection:id:)``, ``search(collection:query:continuing:)``),
+/// and the session it signs requests with (``authSession``).
 /// Implementations must be safe to call from several tasks.
 public protocol Backend: Sendable {
-    /// Checks an id against the server's rules at edit time.
-    ///
-    /// - Throws: ``OfflineStoreError/Code/invalidID`` naming the rule.
-    func validate(id: String) throws
-
     /// Checks an id against the rules of one collection on the server, at edit time.
     ///
-    /// The store calls this one; the default implementation calls ``validate(id:)``.
-    /// Backends whose rules differ per collection (a REST resource's id pattern) implement it.
     /// Whatever a backend's pull can deliver must pass, so that the app can edit and delete it.
+    /// The default accepts every id (the server's answer to a push refuses one it does not take).
     ///
     /// - Throws: ``OfflineStoreError/Code/invalidID`` naming the rule.
     func validate(id: String, in collection: String) throws
@@ -42,40 +43,16 @@ public protocol Backend: Sendable {
     ///   (5xx or a batch that was not applied, with ``OfflineStoreError/retryAfter``).
     func push(_ operations: [PushOperation], collection: String) async throws -> [PushOutcome]
 
-    /// Fetches one page of changes since `cursor` (nil: everything).
+    /// Fetches one page of changes as `request` asks (``PullRequest``: the collection, where the
+    /// pull starts, the previous page's continuation, the scope and the hints).
     ///
-    /// Pass the previous page's ``PullPage/next`` to continue; a page with `next == nil`
-    /// is the last. The engine stores ``PullPage/cursor`` after applying the page.
-    func pull(collection: String, since cursor: String?, continuing: PullContinuation?) async throws -> PullPage
-
-    /// Fetches one page of changes since `cursor`; with `includingDeletions` false the caller
-    /// holds no server copy of the collection's records, so the backend may leave out
-    /// deletions where listing only live records is cheaper (Kinto: no `_since` for a nil
-    /// cursor). A default implementation (in `Backend+FreshPull.swift`) ignores the flag.
-    func pull(collection: String, since cursor: String?, continuing: PullContinuation?,
-              includingDeletions: Bool) async throws -> PullPage
-
-    /// Fetches one page of the changes since `cursor` of the records matching a sync scope
-    /// (``CollectionDescriptor/syncScope``). A default implementation (in
-    /// `Backend+Scopes.swift`) filters the whole feed here.
-    func pull(collection: String, since cursor: String?, continuing: PullContinuation?,
-              scope: ServerQuery) async throws -> PullPage
-
-    /// Fetches one page of changes as ``pull(collection:since:continuing:includingDeletions:)``
-    /// does (with `scope`, as ``pull(collection:since:continuing:scope:)``), handing changes to
-    /// `deliver` as they arrive so that a page need not be held whole (`deliver` returns once
-    /// the engine can take more: read on after it returns); the returned page holds the
-    /// changes not delivered. The engine applies delivered changes in chunks and stores the
-    /// page's ``PullPage/cursor`` only after the returned page. A default implementation (in
-    /// `Backend+StreamedPull.swift`) delivers nothing and returns the whole page.
-    func pull(collection: String, since cursor: String?, continuing: PullContinuation?, includingDeletions: Bool,
-              scope: ServerQuery?, delivering deliver: ([RemoteChange]) async throws -> Void) async throws -> PullPage
-
-    /// Fetches one page of every change since `cursor` with only `fields` of each record
-    /// (and tombstones), to find records that left a sync scope. A default implementation
-    /// (in `Backend+Scopes.swift`) returns whole records.
-    func pull(collection: String, since cursor: String?, continuing: PullContinuation?,
-              fields: [String]) async throws -> PullPage
+    /// A backend that reads a page as it arrives hands changes to `deliver` as they come, so
+    /// that a page need not be held whole (`deliver` returns once the engine can take more:
+    /// read on after it returns), and returns the page with the changes it did not deliver; a
+    /// backend that reads a page at once delivers nothing and returns the whole page. Either
+    /// way the engine stores the page's ``PullPage/cursor`` only after applying every change
+    /// of it, and asks the next page with ``PullPage/next``; a page with `next == nil` is the last.
+    func pull(_ request: PullRequest, delivering deliver: ([RemoteChange]) async throws -> Void) async throws -> PullPage
 
     /// Answers whether the server can be reached and accepts the credentials.
     func ping() async throws
@@ -88,31 +65,10 @@ public protocol Backend: Sendable {
     /// previous page's ``PullPage/next`` to continue. A default implementation filters a full pull.
     func search(collection: String, query: ServerQuery, continuing: PullContinuation?) async throws -> PullPage
 
-    /// Reference fields of a collection's objects, field → referenced collection
-    /// (default: none; see `Backend+Associations.swift`).
-    func associations(of collection: String) -> [String: String]
-
-    /// Whether the server assigns the ids of the collection's new objects, so that a create's
-    /// answer may carry another id and the engine re-keys the object (default: false; see
-    /// `Backend+Associations.swift`).
-    func assignsIDs(in collection: String) -> Bool
-
-    /// Whether a pull from the beginning of the collection lists every live record, so that
-    /// synced objects it does not list (and that have nothing pending) were deleted on the
-    /// server and are removed after it (a server without tombstones). Default: false (see
-    /// `Backend+Deletions.swift`).
-    func sweepsDeletions(in collection: String) -> Bool
-
-    /// Whether the server cannot recognise a create sent again after its answer was lost, so
-    /// the engine refreshes the collection before resending one (a pulled record holding every
-    /// field the create sent is taken as its answer). Default: false (see `Backend+Deletions.swift`).
-    func refreshesBeforeResendingCreates(in collection: String) -> Bool
-
-    /// The fields of a collection's records that the server writes itself (timestamps a REST
-    /// resource never sends, for example), by local name: a pulled record that differs from
-    /// a write this store sent only in these is that write coming back (`LostAnswerRule`).
-    /// Default: none (see `Backend+ServerFields.swift`).
-    func serverManagedFields(in collection: String) -> Set<String>
+    /// What the server does that the engine must know about the collection (server-assigned
+    /// ids, deletions found by absence, …), in one value. The default (in
+    /// `BackendTraits.swift`) describes a Kinto-like server.
+    func traits(of collection: String) -> BackendTraits
 
     /// The session whose credentials the backend signs requests with, for login/logout;
     /// nil when its credentials are fixed. Default: nil (see `Auth/Backend+Auth.swift`).

@@ -18,10 +18,10 @@ extension Backend {
     ///
     /// Each page of the pull becomes one page of the search (possibly with fewer records).
     /// - Throws: ``OfflineStoreError/Code/invalidFieldPath`` or `invalidJSON` for a bad
-    ///   query; the errors of ``Backend/pull(collection:since:continuing:)``.
+    ///   query; the errors of ``Backend/pull(_:delivering:)``.
     public func search(collection: String, query: ServerQuery, continuing: PullContinuation?) async throws -> PullPage {
         try query.validate()
-        let page = try await pull(collection: collection, since: nil, continuing: continuing)
+        let page = try await pull(PullRequest(collection: collection, continuation: continuing))
         let matches = page.changes.filter { change in change.record.map(query.matches) ?? false }
         return PullPage(changes: matches, cursor: nil, next: page.next)
     }

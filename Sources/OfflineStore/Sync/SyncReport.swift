@@ -28,7 +28,7 @@ public struct SyncReport: Sendable, Hashable, Codable {
     /// Objects removed locally because their server record left the collection's sync scope.
     public var leftScope = 0
     /// Objects removed locally because a complete pull from the beginning no longer listed
-    /// their record: deleted on a server without tombstones (``Backend/sweepsDeletions(in:)``).
+    /// their record: deleted on a server without tombstones (``BackendTraits/sweepsDeletions``).
     public var swept = 0
     /// Collections the server refused during this run (403 on their preparation, push or
     /// pull), each once per direction; the other collections were synced. Edits it refused

@@ -18,7 +18,7 @@ final class SimulatedBackend: Backend {
         self.overlapsPageBoundaries = overlapsPageBoundaries
     }
 
-    func validate(id: String) throws { try server.validate(id: id) }
+    func validate(id: String, in collection: String) throws { try server.validate(id: id) }
 
     func capabilities() async throws -> BackendCapabilities {
         BackendCapabilities(maxBatchSize: server.configuration.maxBatchSize)
@@ -35,23 +35,9 @@ final class SimulatedBackend: Backend {
         }
     }
 
-    func pull(collection: String, since cursor: String?, continuing: PullContinuation?) async throws -> PullPage {
-        try await pull(collection: collection, since: cursor, continuing: continuing, listing: .everything)
-    }
-
-    func pull(collection: String, since cursor: String?, continuing: PullContinuation?,
-              scope: ServerQuery) async throws -> PullPage {
-        try await pull(collection: collection, since: cursor, continuing: continuing, listing: .scope(scope))
-    }
-
-    func pull(collection: String, since cursor: String?, continuing: PullContinuation?,
-              fields: [String]) async throws -> PullPage {
-        try await pull(collection: collection, since: cursor, continuing: continuing, listing: .fields(fields))
-    }
-
-    private func pull(collection: String, since cursor: String?, continuing: PullContinuation?,
-                      listing: FeedListing) async throws -> PullPage {
-        switch try await network.call(.pull(collection: collection, since: cursor, continuing: continuing, listing: listing),
+    func pull(_ request: PullRequest, delivering deliver: ([RemoteChange]) async throws -> Void) async throws -> PullPage {
+        switch try await network.call(.pull(collection: request.collection, since: request.cursor, continuing: request.continuation,
+                                            listing: FeedListing(request)),
                                       incarnation: incarnation, client: client) {
         case .page(let page): return overlapsPageBoundaries ? Self.startingAtItsBoundary(page) : page
         case .failed(let error): throw error

@@ -41,9 +41,9 @@ import Testing
 
     /// Pulls every page, returning the pages.
     private func pullAll(_ backend: KintoBackend, since cursor: String?) async throws -> [PullPage] {
-        var pages = [try await backend.pull(collection: collection, since: cursor, continuing: nil)]
+        var pages = [try await backend.pull(PullRequest(collection: collection, cursor: cursor))]
         while let next = pages.last?.next {
-            pages.append(try await backend.pull(collection: collection, since: cursor, continuing: next))
+            pages.append(try await backend.pull(PullRequest(collection: collection, cursor: cursor, continuation: next)))
         }
         return pages
     }
@@ -167,7 +167,7 @@ import Testing
 
     @Test(.liveServer) func emptyCollectionPullsOnePageWithTheCollectionTimestamp() async throws {
         let backend = try await prepared()
-        let page = try await backend.pull(collection: collection, since: nil, continuing: nil)
+        let page = try await backend.pull(PullRequest(collection: collection))
         #expect(page.changes.isEmpty && page.next == nil)
         #expect(page.cursor.flatMap { Int64($0) } != nil)
     }
@@ -187,13 +187,13 @@ import Testing
     func recordChangedBetweenPagesIsNotLost(countsRecords: Bool) async throws {
         let backend = try await prepared(pageSize: 3, countsRecords: countsRecords)
         let versions = try await createRecords(7, on: backend)
-        let first = try await backend.pull(collection: collection, since: nil, continuing: nil)
+        let first = try await backend.pull(PullRequest(collection: collection))
         #expect(first.changes.map(\.id) == ["r1", "r2", "r3"])
         let r1 = try applied(try await backend.push([op(.update, "r1", ["n": 10], base: versions[0])], collection: collection)[0])
         let r5 = try applied(try await backend.push([op(.update, "r5", ["n": 50], base: versions[4])], collection: collection)[0])
         var pages = [first]
         while let next = pages.last?.next {
-            pages.append(try await backend.pull(collection: collection, since: nil, continuing: next))
+            pages.append(try await backend.pull(PullRequest(collection: collection, continuation: next)))
         }
         let finalCursor = try #require(pages.last?.cursor)
         #expect(finalCursor == versions[6], "the pull is bounded by the timestamp seen at its start")
@@ -231,15 +231,14 @@ import Testing
 
     @Test(.liveServer) func pullOfMissingCollectionIsEmptyAndKeepsTheCursor() async throws {
         let backend = try await prepared()
-        let page = try await backend.pull(collection: KintoServer.uniqueName("missing"), since: "42", continuing: nil)
+        let page = try await backend.pull(PullRequest(collection: KintoServer.uniqueName("missing"), cursor: "42"))
         #expect(page.changes.isEmpty && page.cursor == nil && page.next == nil)
     }
 
     @Test(.liveServer) func foreignContinuationIsRefused() async throws {
         let backend = try await prepared()
         await expectError(.invalidOperation) {
-            _ = try await backend.pull(collection: collection, since: nil,
-                                       continuing: PullContinuation(token: #"{"next":"http://127.0.0.2/v1/x","bound":1}"#))
+            _ = try await backend.pull(PullRequest(collection: collection, continuation: PullContinuation(token: #"{"next":"http://127.0.0.2/v1/x","bound":1}"#)))
         }
     }
 
@@ -261,7 +260,7 @@ import Testing
         let backend = try KintoServer.backend(bucket: owner.configuration.bucket, auth: .bearer("not-a-token"))
         await expectError(.unauthorized) { try await backend.prepare(collection: collection) }
         await expectError(.unauthorized) { _ = try await backend.push([op(.create, "a", ["t": 1])], collection: collection) }
-        await expectError(.unauthorized) { _ = try await backend.pull(collection: collection, since: nil, continuing: nil) }
+        await expectError(.unauthorized) { _ = try await backend.pull(PullRequest(collection: collection)) }
         await expectError(.unauthorized) { try await backend.ping() }
     }
 
@@ -276,7 +275,7 @@ import Testing
             if shared {
                 try await bob.prepare(collection: collection)
                 _ = try applied(try await bob.push([op(.create, "b1", ["t": 1])], collection: collection)[0])
-                #expect(try await alice.pull(collection: collection, since: nil, continuing: nil).changes.map(\.id) == ["b1"])
+                #expect(try await alice.pull(PullRequest(collection: collection)).changes.map(\.id) == ["b1"])
             } else {
                 // 403: about this collection, not the credentials (Docs/Auth.md, "Sharing and lost access").
                 await expectError(.forbidden) { try await bob.prepare(collection: collection) }
@@ -285,7 +284,7 @@ import Testing
                     Issue.record("a create in another user's private bucket is refused with 403: \(refused)")
                     continue
                 }
-                #expect(try await alice.pull(collection: collection, since: nil, continuing: nil).changes.isEmpty)
+                #expect(try await alice.pull(PullRequest(collection: collection)).changes.isEmpty)
             }
         }
     }
@@ -302,7 +301,7 @@ import Testing
         await expectError(.offline) { try await backend.ping() }
         await expectError(.offline) { try await backend.prepare(collection: collection) }
         await expectError(.offline) { _ = try await backend.push([op(.delete, "a")], collection: collection) }
-        await expectError(.offline) { _ = try await backend.pull(collection: collection, since: nil, continuing: nil) }
+        await expectError(.offline) { _ = try await backend.pull(PullRequest(collection: collection)) }
     }
 
     @Test func silentServerIsATimeout() async throws {
@@ -364,7 +363,7 @@ import Testing
         let refused = await error { _ = try await backend.push([op(.create)], collection: "c") }
         #expect(refused?.code == .server && refused?.retryAfter == .seconds(10))
         clock.advance(seconds: 9)
-        let pullRefused = await error { _ = try await backend.pull(collection: "c", since: nil, continuing: nil) }
+        let pullRefused = await error { _ = try await backend.pull(PullRequest(collection: "c")) }
         #expect(pullRefused?.code == .server && pullRefused?.retryAfter == .seconds(1))
         #expect(transport.sent.count == 1)
         clock.advance(seconds: 1.5)
@@ -430,7 +429,7 @@ import Testing
         let backend = transport.backend()
         let pushed = await error { _ = try await backend.push([op(.create)], collection: "c") }
         #expect(pushed?.code == .badResponse && pushed?.status == 201)
-        let pulled = await error { _ = try await backend.pull(collection: "c", since: nil, continuing: nil) }
+        let pulled = await error { _ = try await backend.pull(PullRequest(collection: "c")) }
         #expect(pulled?.code == .badResponse && pulled?.status == 201)
     }
 
@@ -441,7 +440,7 @@ import Testing
         ]]
         let transport = ScriptedTransport([HTTPResponse(status: 200, headers: ["ETag": "\"6\"", "Total-Records": "3"]),
                                            ScriptedTransport.json(200, page)])
-        let result = try await transport.backend(countsRecords: true).pull(collection: "c", since: "100", continuing: nil)
+        let result = try await transport.backend(countsRecords: true).pull(PullRequest(collection: "c", cursor: "100"))
         #expect(result.changes == [RemoteChange(id: "gone", record: nil, version: "4"),
                                    RemoteChange(id: "soft", record: ["id": "soft", "deleted": true, "n": 2], version: "5"),
                                    RemoteChange(id: "x", record: ["id": "x", "n": 9], version: "6")])
@@ -456,16 +455,16 @@ import Testing
                                            ScriptedTransport.json(200, page, headers: ["ETag": "\"9\""]),
                                            ScriptedTransport.json(200, page)])
         let backend = transport.backend()
-        let first = try await backend.pull(collection: "c", since: nil, continuing: nil)
+        let first = try await backend.pull(PullRequest(collection: "c"))
         #expect(first.cursor == "9" && first.total == nil)
         #expect(first.changes.map(\.id) == ["x", "gone"])
         #expect(transport.sent.map(\.method) == ["GET"])
         #expect(transport.sent[0].url.query == "_since=0&_sort=last_modified&_limit=10000", "since 0: tombstones included")
         // A store holding no server copy may leave deletions out: live records only, no `_since`.
-        _ = try await backend.pull(collection: "c", since: nil, continuing: nil, includingDeletions: false)
+        _ = try await backend.pull(PullRequest(collection: "c", hints: .init(needsDeletions: false)))
         #expect(transport.sent[1].url.query == "_sort=last_modified&_limit=10000")
         // An answer without a timestamp cannot bound the pull: a typed error, nothing half-read.
-        let unbounded = await error { _ = try await backend.pull(collection: "c", since: "100", continuing: nil) }
+        let unbounded = await error { _ = try await backend.pull(PullRequest(collection: "c", cursor: "100")) }
         #expect(unbounded?.code == .badResponse)
     }
 }

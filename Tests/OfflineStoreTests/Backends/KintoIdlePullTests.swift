@@ -23,17 +23,17 @@ import Testing
         let backend = try Self.backend(bucket: KintoServer.uniqueName("b"), transport: recorder)
         try await backend.prepare(collection: collection)
         try await Self.create("r1", on: backend, in: collection)
-        let cursor = try #require(try await backend.pull(collection: collection, since: nil, continuing: nil).cursor)
+        let cursor = try #require(try await backend.pull(PullRequest(collection: collection)).cursor)
 
         recorder.reset()
-        let idle = try await backend.pull(collection: collection, since: cursor, continuing: nil)
+        let idle = try await backend.pull(PullRequest(collection: collection, cursor: cursor))
         #expect(idle.changes.isEmpty && idle.cursor == nil && idle.next == nil)
         #expect(recorder.exchanges.map(\.status) == [304])
         #expect(recorder.exchanges.first?.request.headers.contains { $0.0 == "If-None-Match" && $0.1 == "\"\(cursor)\"" } == true)
 
         // Something newer: the same pull brings it, with a new cursor.
         try await Self.create("r2", on: backend, in: collection)
-        let next = try await backend.pull(collection: collection, since: cursor, continuing: nil)
+        let next = try await backend.pull(PullRequest(collection: collection, cursor: cursor))
         #expect(next.changes.map(\.id) == ["r2"] && next.cursor != nil && next.cursor != cursor)
     }
 

@@ -99,8 +99,7 @@ struct KintoStreamedPullTests {
         var ids: [String] = []
         var continuation: PullContinuation?
         repeat {
-            let page = try await backend.pull(collection: collection, since: nil, continuing: continuation,
-                                              includingDeletions: true, scope: nil) { ids += $0.map(\.id) }
+            let page = try await backend.pull(PullRequest(collection: collection, continuation: continuation)) { ids += $0.map(\.id) }
             #expect((page.next?.ahead as? KintoPageAhead) != nil || page.next == nil, "page \(pages.count + 1) carries the next request")
             pages.append(page)
             continuation = page.next

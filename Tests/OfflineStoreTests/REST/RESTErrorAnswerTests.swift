@@ -35,7 +35,7 @@ struct RESTErrorAnswerTests {
     @Test func aRedirectIsAConfigurationErrorNamingWhereItPointed() async throws {
         let moved = HTTPResponse(status: 301, headers: ["Location": "/tasks/"], body: Data())
         let backend = Self.backend([moved, moved])
-        await #expect { try await backend.pull(collection: "tasks", since: nil, continuing: nil) } throws: { error in
+        await #expect { try await backend.pull(PullRequest(collection: "tasks")) } throws: { error in
             let error = error as? OfflineStoreError
             return error?.code == .configuration && error?.status == 301
                 && error?.message.contains("was redirected (HTTP 301) to http://127.0.0.1:9/tasks/") == true
@@ -54,7 +54,7 @@ struct RESTErrorAnswerTests {
         #expect(error.body == "Server Error (500)", "the title, not the page's markup")
         #expect(RESTReply(ScriptedTransport.json(500, ["error": "x"])).htmlTitle == nil)
         let backend = Self.backend([Self.django500])
-        await #expect { try await backend.pull(collection: "tasks", since: nil, continuing: nil) } throws: { error in
+        await #expect { try await backend.pull(PullRequest(collection: "tasks")) } throws: { error in
             (error as? OfflineStoreError)?.message == "pulling tasks: HTTP 500 \"Server Error (500)\""
         }
     }

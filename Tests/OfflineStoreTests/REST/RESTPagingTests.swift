@@ -32,7 +32,7 @@ struct RESTPagingTests {
         var pages: [PullPage] = []
         var next: PullContinuation?
         repeat {
-            let page = try await backend.pull(collection: "tasks", since: cursor, continuing: next)
+            let page = try await backend.pull(PullRequest(collection: "tasks", cursor: cursor, continuation: next))
             pages.append(page)
             next = page.next
         } while next != nil && pages.count < 20

@@ -55,14 +55,14 @@ struct RESTRecoveryRuleTests {
     @Test func theRESTBackendSaysWhenItSweepsAndWhenItRefreshesBeforeAResend() throws {
         var tasks = RESTResource(path: "/tasks/")
         let url = URL(string: "http://127.0.0.1:9")!
-        #expect(!RESTBackend(configuration: .init(baseURL: url, resources: ["tasks": tasks])).refreshesBeforeResendingCreates(in: "tasks"))
+        #expect(!RESTBackend(configuration: .init(baseURL: url, resources: ["tasks": tasks])).traits(of: "tasks").refreshesBeforeResendingCreates)
         #expect(RESTBackend(configuration: .init(baseURL: url, resources: ["tasks": tasks], idempotencyHeader: nil))
-            .refreshesBeforeResendingCreates(in: "tasks"))
+            .traits(of: "tasks").refreshesBeforeResendingCreates)
         tasks.lostCreates = .refresh
         tasks.pull.deletions = .sweep
         let backend = RESTBackend(configuration: .init(baseURL: url, resources: ["tasks": tasks]))
-        #expect(backend.refreshesBeforeResendingCreates(in: "tasks") && backend.sweepsDeletions(in: "tasks"))
+        #expect(backend.traits(of: "tasks").refreshesBeforeResendingCreates && backend.traits(of: "tasks").sweepsDeletions)
         tasks.createLookupParameter = "key"
-        #expect(!RESTBackend(configuration: .init(baseURL: url, resources: ["tasks": tasks])).refreshesBeforeResendingCreates(in: "tasks"))
+        #expect(!RESTBackend(configuration: .init(baseURL: url, resources: ["tasks": tasks])).traits(of: "tasks").refreshesBeforeResendingCreates)
     }
 }

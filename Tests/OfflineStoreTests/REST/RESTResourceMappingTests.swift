@@ -89,7 +89,7 @@ struct RESTResourceMappingTests {
         }
         let rejected = try await backend.push([create], collection: "customers")
         #expect(rejected == [.rejected(status: 422, body: #"{"name":["can't be blank"]}"#)])
-        await #expect { try await backend.pull(collection: "customers", since: nil, continuing: nil) } throws: { error in
+        await #expect { try await backend.pull(PullRequest(collection: "customers")) } throws: { error in
             (error as? OfflineStoreError)?.code == .badResponse
         }
     }
@@ -114,12 +114,12 @@ struct RESTResourceMappingTests {
             ]),
             ScriptedTransport.json(200, []),
         ], resources: ["customers": resource])
-        let first = try await backend.pull(collection: "customers", since: "2023-12-31T00:00:00.5+01:00", continuing: nil)
+        let first = try await backend.pull(PullRequest(collection: "customers", cursor: "2023-12-31T00:00:00.5+01:00"))
         #expect(first.changes == [RemoteChange(id: "1", record: ["id": "1", "name": "A", "updatedAt": "2024-01-01T00:00:00.000001Z"], version: "0"),
                                   RemoteChange(id: "2", record: nil, version: "3")])
         #expect(first.cursor == nil, "page numbers store the cursor only with the last page")
         #expect(first.next != nil)
-        let second = try await backend.pull(collection: "customers", since: nil, continuing: first.next)
+        let second = try await backend.pull(PullRequest(collection: "customers", continuation: first.next))
         #expect(second.changes.isEmpty && second.next == nil)
         #expect(second.cursor == "2024-01-01T00:00:01.000002Z", "the highest mark of the whole pull")
         #expect(transport.sent[0].url.query == "updated_since=2023-12-31T00:00:00.5%2B01:00&page=1&per_page=2")
@@ -137,11 +137,11 @@ struct RESTResourceMappingTests {
             ScriptedTransport.json(200, [row(2, "t2"), row(3, "t2"), row(4, "t2")]),
             ScriptedTransport.json(200, [row(5, "t3")]),
         ], resources: ["customers": resource])
-        let first = try await backend.pull(collection: "customers", since: nil, continuing: nil)
+        let first = try await backend.pull(PullRequest(collection: "customers"))
         #expect(first.cursor == "t1", "stored only as far as every record is surely read")
-        let second = try await backend.pull(collection: "customers", since: nil, continuing: first.next)
+        let second = try await backend.pull(PullRequest(collection: "customers", continuation: first.next))
         #expect(second.cursor == "t2", "a page of one mark moves past it")
-        let third = try await backend.pull(collection: "customers", since: nil, continuing: second.next)
+        let third = try await backend.pull(PullRequest(collection: "customers", continuation: second.next))
         #expect(third.next == nil && third.cursor == "t3" && third.changes.map(\.id) == ["5"])
         #expect(transport.sent.map { $0.url.query ?? "" } == ["per_page=3", "updated_since=t1&per_page=3", "updated_since=t2&per_page=3"])
         #expect(RESTBackend.resumeMark([]) == nil && RESTBackend.resumeMark(["b", "a", "b"]) == "a")

@@ -54,7 +54,7 @@ struct HostileInputTests {
             #expect(KintoBackend.milliseconds(duration) >= 0)
             let backend = try KintoServer.backend(bucket: KintoServer.uniqueName("dur"), timeout: duration, pageSize: 10_000,
                                                   lookBack: duration)
-            do { _ = try await backend.pull(collection: "c", since: "1700000000000", continuing: nil) } catch {
+            do { _ = try await backend.pull(PullRequest(collection: "c", cursor: "1700000000000")) } catch {
                 #expect(error is OfflineStoreError, "\(error)")
             }
         }

@@ -118,37 +118,26 @@ final class PageHookBackend: Backend {
         self.grouping = grouping
     }
     func beforeNextPage(_ hook: @escaping @Sendable () async -> Void) { hooks.withLock { $0.append(hook) } }
-    /// Runs `hook` once, before the next light pull of a scoped refresh (``Backend/pull(collection:since:continuing:fields:)``).
+    /// Runs `hook` once, before the next light pull of a scoped refresh (a ``PullRequest`` with ``PullRequest/Hints/fields``).
     func beforeDeparturePull(_ hook: @escaping @Sendable () -> Void) { departureHook.withLock { $0 = hook } }
-    func pull(collection: String, since cursor: String?, continuing: PullContinuation?, fields: [String]) async throws -> PullPage {
-        departureHook.withLock { hook in defer { hook = nil }; return hook }?()
-        return try await base.pull(collection: collection, since: cursor, continuing: continuing, fields: fields)
-    }
-    func validate(id: String) throws { try base.validate(id: id) }
     func validate(id: String, in collection: String) throws { try base.validate(id: id, in: collection) }
     func capabilities() async throws -> BackendCapabilities { try await base.capabilities() }
     func prepare(collection: String) async throws { try await base.prepare(collection: collection) }
     func push(_ operations: [PushOperation], collection: String) async throws -> [PushOutcome] {
         try await base.push(operations, collection: collection)
     }
-    func pull(collection: String, since cursor: String?, continuing: PullContinuation?) async throws -> PullPage {
-        if continuing != nil, let hook = hooks.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) { await hook() }
-        return try await base.pull(collection: collection, since: cursor, continuing: continuing)
-    }
-    func ping() async throws { try await base.ping() }
-    func fetch(collection: String, id: String) async throws -> RemoteChange? {
-        try await base.fetch(collection: collection, id: id)
-    }
-    func search(collection: String, query: ServerQuery, continuing: PullContinuation?) async throws -> PullPage {
-        try await base.search(collection: collection, query: query, continuing: continuing)
-    }
-    func pull(collection: String, since cursor: String?, continuing: PullContinuation?, includingDeletions: Bool,
-              scope: ServerQuery?, delivering deliver: ([RemoteChange]) async throws -> Void) async throws -> PullPage {
-        var page = if let scope {
-            try await pull(collection: collection, since: cursor, continuing: continuing, scope: scope)
-        } else {
-            try await pull(collection: collection, since: cursor, continuing: continuing, includingDeletions: includingDeletions)
+    /// A scope is dropped on the way to `base` (every change is pulled, and the records that
+    /// match are kept with every tombstone), as a server that cannot filter does.
+    func pull(_ request: PullRequest, delivering deliver: ([RemoteChange]) async throws -> Void) async throws -> PullPage {
+        if request.hints.fields != nil {
+            departureHook.withLock { hook in defer { hook = nil }; return hook }?()
+            return try await base.pull(request)
         }
+        if request.continuation != nil, let hook = hooks.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) { await hook() }
+        var unscoped = request
+        unscoped.scope = nil
+        unscoped.hints.needsDeletions = true
+        var page = try await base.pull(unscoped).keeping(request.scope)
         guard let grouping else { return page }
         var handed = 0
         for start in stride(from: 0, to: page.changes.count, by: grouping.size) {
@@ -161,5 +150,12 @@ final class PageHookBackend: Backend {
         }
         page.changes = []
         return page
+    }
+    func ping() async throws { try await base.ping() }
+    func fetch(collection: String, id: String) async throws -> RemoteChange? {
+        try await base.fetch(collection: collection, id: id)
+    }
+    func search(collection: String, query: ServerQuery, continuing: PullContinuation?) async throws -> PullPage {
+        try await base.search(collection: collection, query: query, continuing: continuing)
     }
 }

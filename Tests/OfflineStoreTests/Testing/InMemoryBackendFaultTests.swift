@@ -31,7 +31,7 @@ import Testing
             let error = try await #require(throws: OfflineStoreError.self) {
                 switch call {
                 case .push: _ = try await backend.push([create], collection: "todos")
-                case .pull: _ = try await backend.pull(collection: "todos", since: nil, continuing: nil)
+                case .pull: _ = try await backend.pull(PullRequest(collection: "todos"))
                 case .ping: try await backend.ping()
                 }
             }
@@ -50,7 +50,7 @@ import Testing
         #expect(backend.allRecords(collection: "todos").isEmpty)
         backend.inject(.status(400, body: body).only(.pull))
         let error = try await #require(throws: OfflineStoreError.self) {
-            try await backend.pull(collection: "todos", since: nil, continuing: nil)
+            try await backend.pull(PullRequest(collection: "todos"))
         }
         #expect(error.code == .server)
         #expect(error.body == body)
@@ -62,7 +62,7 @@ import Testing
         await #expect { try await backend.push([create], collection: "todos") } throws: {
             ($0 as? OfflineStoreError)?.code == .offline
         }
-        await #expect { try await backend.pull(collection: "todos", since: nil, continuing: nil) } throws: {
+        await #expect { try await backend.pull(PullRequest(collection: "todos")) } throws: {
             ($0 as? OfflineStoreError)?.code == .offline
         }
         await #expect { try await backend.ping() } throws: { ($0 as? OfflineStoreError)?.code == .offline }
@@ -137,7 +137,7 @@ import Testing
         await #expect { try await backend.push([create], collection: "todos") } throws: {
             ($0 as? OfflineStoreError)?.status == 500
         }
-        await #expect { try await backend.pull(collection: "todos", since: nil, continuing: nil) } throws: {
+        await #expect { try await backend.pull(PullRequest(collection: "todos")) } throws: {
             ($0 as? OfflineStoreError)?.code == .offline
         }
         await #expect { try await backend.ping() } throws: { ($0 as? OfflineStoreError)?.status == 500 }

@@ -9,7 +9,7 @@ import Testing
 
     @Test func anEmptyCollectionGivesCursorZero() async throws {
         let backend = PushFixture.backend()
-        let page = try await backend.pull(collection: "todos", since: nil, continuing: nil)
+        let page = try await backend.pull(PullRequest(collection: "todos"))
         #expect(page.changes.isEmpty)
         #expect(page.cursor == "0")
         #expect(page.next == nil)
@@ -20,15 +20,15 @@ import Testing
         backend.put(collection: "todos", id: "b", record: ["n": 1])
         backend.put(collection: "todos", id: "a", record: ["n": 2])
         backend.delete(collection: "todos", id: "b")
-        let all = try await backend.pull(collection: "todos", since: nil, continuing: nil)
+        let all = try await backend.pull(PullRequest(collection: "todos"))
         #expect(all.changes == [
             RemoteChange(id: "a", record: ["id": "a", "n": 2], version: String(v0 + 1)),
             RemoteChange(id: "b", record: nil, version: String(v0 + 2)),
         ])
         #expect(all.cursor == String(v0 + 2))
-        let since = try await backend.pull(collection: "todos", since: String(v0 + 1), continuing: nil)
+        let since = try await backend.pull(PullRequest(collection: "todos", cursor: String(v0 + 1)))
         #expect(since.changes.map(\.id) == ["b"])
-        let none = try await backend.pull(collection: "todos", since: all.cursor, continuing: nil)
+        let none = try await backend.pull(PullRequest(collection: "todos", cursor: all.cursor))
         #expect(none.changes.isEmpty)
         #expect(none.cursor == all.cursor)
     }
@@ -37,7 +37,7 @@ import Testing
         let backend = PushFixture.backend()
         backend.put(collection: "todos", id: "a", record: [:])
         backend.delete(collection: "todos", id: "a")
-        let page = try await backend.pull(collection: "todos", since: String(v0 + 1), continuing: nil)
+        let page = try await backend.pull(PullRequest(collection: "todos", cursor: String(v0 + 1)))
         #expect(page.changes.isEmpty)
         #expect(page.cursor == String(v0 + 1))
     }
@@ -45,16 +45,16 @@ import Testing
     @Test func pagesFollowThePageSizeAndTheLastCursorIsTheSnapshotBound() async throws {
         let backend = PushFixture.backend(pageSize: 2)
         for id in ["r1", "r2", "r3", "r4", "r5"] { backend.put(collection: "todos", id: id, record: [:]) }
-        let first = try await backend.pull(collection: "todos", since: nil, continuing: nil)
+        let first = try await backend.pull(PullRequest(collection: "todos"))
         #expect(first.changes.map(\.id) == ["r1", "r2"])
         #expect(first.cursor == String(v0 + 1))
         let afterFirst: PullContinuation = try #require(first.next)
-        let second = try await backend.pull(collection: "todos", since: nil, continuing: afterFirst)
+        let second = try await backend.pull(PullRequest(collection: "todos", continuation: afterFirst))
         #expect(second.changes.map(\.id) == ["r3", "r4"])
         #expect(second.cursor == String(v0 + 3))
         backend.put(collection: "todos", id: "r6", record: [:])
         let afterSecond: PullContinuation = try #require(second.next)
-        let last = try await backend.pull(collection: "todos", since: nil, continuing: afterSecond)
+        let last = try await backend.pull(PullRequest(collection: "todos", continuation: afterSecond))
         #expect(last.changes.map(\.id) == ["r5"])
         #expect(last.cursor == String(v0 + 4))
         #expect(last.next == nil)
@@ -67,7 +67,7 @@ import Testing
         let backend = PushFixture.backend(pageSize: 2)
         backend.put(collection: "todos", id: "a", record: [:])
         backend.put(collection: "todos", id: "b", record: [:])
-        let page = try await backend.pull(collection: "todos", since: nil, continuing: nil)
+        let page = try await backend.pull(PullRequest(collection: "todos"))
         #expect(page.changes.count == 2)
         #expect(page.next == nil)
         #expect(page.cursor == String(v0 + 1))
@@ -76,7 +76,7 @@ import Testing
     @Test func recordsChangedBetweenPagesAreReturnedByTheNextPull() async throws {
         let backend = PushFixture.backend(pageSize: 2)
         for id in ["a", "b", "c", "d", "e"] { backend.put(collection: "todos", id: id, record: ["v": 1]) }
-        let first = try await backend.pull(collection: "todos", since: nil, continuing: nil)
+        let first = try await backend.pull(PullRequest(collection: "todos"))
         #expect(first.changes.map(\.id) == ["a", "b"])
         backend.put(collection: "todos", id: "a", record: ["v": 2])   // already returned
         backend.put(collection: "todos", id: "d", record: ["v": 2])   // not returned yet
@@ -97,32 +97,32 @@ import Testing
     @Test func totalsAreAnnouncedOnlyWhenConfigured() async throws {
         let plain = PushFixture.backend()
         plain.put(collection: "todos", id: "a", record: [:])
-        #expect(try await plain.pull(collection: "todos", since: nil, continuing: nil).total == nil)
+        #expect(try await plain.pull(PullRequest(collection: "todos")).total == nil)
         let counting = InMemoryBackend(configuration: .init(pageSize: 1, now: ManualDate().now, announcesTotal: true))
         counting.put(collection: "todos", id: "a", record: [:])
         counting.put(collection: "todos", id: "b", record: [:])
-        let page = try await counting.pull(collection: "todos", since: nil, continuing: nil)
+        let page = try await counting.pull(PullRequest(collection: "todos"))
         #expect(page.total == 2)
-        #expect(try await counting.pull(collection: "todos", since: nil, continuing: page.next).total == 2)
+        #expect(try await counting.pull(PullRequest(collection: "todos", continuation: page.next)).total == 2)
     }
 
     @Test func badCursorsAndForeignContinuationsThrow() async throws {
         let backend = PushFixture.backend(pageSize: 1)
         backend.put(collection: "todos", id: "a", record: [:])
         backend.put(collection: "todos", id: "b", record: [:])
-        let quoted = try await backend.pull(collection: "todos", since: "\"\(v0)\"", continuing: nil)
+        let quoted = try await backend.pull(PullRequest(collection: "todos", cursor: "\"\(v0)\""))
         #expect(quoted.changes.map(\.id) == ["b"])
         let badCursor = try #require(await expectStoreError(.server) {
-            try await backend.pull(collection: "todos", since: "abc", continuing: nil)
+            try await backend.pull(PullRequest(collection: "todos", cursor: "abc"))
         })
         #expect(badCursor.status == 400)
-        let page = try await backend.pull(collection: "todos", since: nil, continuing: nil)
+        let page = try await backend.pull(PullRequest(collection: "todos"))
         let foreign = try await #require(throws: OfflineStoreError.self) {
-            try await backend.pull(collection: "other", since: nil, continuing: page.next)
+            try await backend.pull(PullRequest(collection: "other", continuation: page.next))
         }
         #expect(foreign.code == .invalidOperation)
         let garbage = try await #require(throws: OfflineStoreError.self) {
-            try await backend.pull(collection: "todos", since: nil, continuing: PullContinuation(token: "x"))
+            try await backend.pull(PullRequest(collection: "todos", continuation: PullContinuation(token: "x")))
         }
         #expect(garbage.code == .invalidOperation)
     }

@@ -165,7 +165,7 @@ import Testing
         #expect(!backend.isDeleted(collection: "todos", id: "a"))
         #expect(backend.collectionTimestamp(collection: "todos") == String(v0 + 1))
         #expect(backend.put(collection: "todos", id: "a", record: ["n": 2]) == String(v0 + 2))
-        let pulled = try await backend.pull(collection: "todos", since: String(v0 + 1), continuing: nil)
+        let pulled = try await backend.pull(PullRequest(collection: "todos", cursor: String(v0 + 1)))
         #expect(pulled.changes.map(\.version) == [String(v0 + 2)])
     }
 
@@ -174,7 +174,7 @@ import Testing
         try await backend.prepare(collection: "todos")
         let operations = [PushFixture.create("a", [:]), PushFixture.create("b", [:])]
         _ = try await backend.push(operations, collection: "todos")
-        _ = try await backend.pull(collection: "todos", since: nil, continuing: nil)
+        _ = try await backend.pull(PullRequest(collection: "todos"))
         try await backend.ping()
         #expect(backend.requestLog == [
             .prepare(collection: "todos"), .push(collection: "todos", operations: operations),
@@ -206,10 +206,10 @@ import Testing
         let outcomes = try await backend.push([PushFixture.create("a", [:])], collection: "todos")
         #expect(outcomes.map { if case .rejected(404, _) = $0 { true } else { false } } == [true])
         await expectStoreError(.server) {
-            try await backend.pull(collection: "todos", since: nil, continuing: nil)
+            try await backend.pull(PullRequest(collection: "todos"))
         }
         try await backend.prepare(collection: "todos")
         #expect(try await backend.push([PushFixture.create("a", [:])], collection: "todos").count == 1)
-        #expect(try await backend.pull(collection: "todos", since: nil, continuing: nil).changes.count == 1)
+        #expect(try await backend.pull(PullRequest(collection: "todos")).changes.count == 1)
     }
 }

@@ -34,65 +34,53 @@ extension KintoBackend {
     /// - Throws: ``OfflineStoreError``: `unauthorized`, `offline`, `timeout`, `server`
     ///   (also while backing off), `badResponse`, `invalidOperation` (a token this backend
     ///   did not make), `configuration` (invalid names).
-    public func pull(collection: String, since cursor: String?, continuing: PullContinuation?) async throws -> PullPage {
-        try await pull(collection: collection, since: cursor, continuing: continuing, filters: [])
-    }
-
-    /// ``pull(collection:since:continuing:)``; with `includingDeletions` false and a nil
-    /// cursor the first page lists live records only (no `_since`): on Kinto's memory backend
-    /// a `_since` list costs three to four times as much per page, and a store that holds no
-    /// server copy has nothing a tombstone could remove. Records deleted during the pull get
-    /// tombstones above the bound, which the next pull reads.
-    public func pull(collection: String, since cursor: String?, continuing: PullContinuation?,
-                     includingDeletions: Bool) async throws -> PullPage {
-        try await pull(collection: collection, since: cursor, continuing: continuing, filters: [],
-                       includingDeletions: includingDeletions)
-    }
-
-    /// ``pull(collection:since:continuing:)`` of the records matching `scope`: its terms go
-    /// to Kinto as filter parameters (`region=north`, `in_region=…`, `not_region=…`, …), on
-    /// the bounding `HEAD` and every page. Kinto filters tombstones out (they carry no
-    /// fields); the departure pull brings them.
-    public func pull(collection: String, since cursor: String?, continuing: PullContinuation?,
-                     scope: ServerQuery) async throws -> PullPage {
-        try scope.validate()
-        return try await pull(collection: collection, since: cursor, continuing: continuing,
-                              filters: try scope.terms.map(Self.filter))
-    }
-
-    /// ``pull(collection:since:continuing:)`` with `_fields=id,last_modified,…`: ids, versions
-    /// and the named fields only, tombstones included.
-    public func pull(collection: String, since cursor: String?, continuing: PullContinuation?,
-                     fields: [String]) async throws -> PullPage {
-        for field in fields where !FieldSchema.isValidName(field) {
-            throw OfflineStoreError(.invalidFieldPath, "field '\(field.prefix(64))' must be letters, digits and '_'")
+    ///
+    /// The request's hints and scope: ``PullRequest/Hints/needsDeletions`` false with a nil
+    /// cursor lists live records only (no `_since`): on Kinto's memory backend a `_since` list
+    /// costs three to four times as much per page, and a store that holds no server copy has
+    /// nothing a tombstone could remove (records deleted during the pull get tombstones above
+    /// the bound, which the next pull reads). A ``PullRequest/scope``'s terms go to Kinto as
+    /// filter parameters (`region=north`, `in_region=…`, `not_region=…`, …), on the bounding
+    /// `HEAD` and every page; Kinto filters tombstones out (they carry no fields), the departure
+    /// pull brings them. ``PullRequest/Hints/fields`` asks `_fields=id,last_modified,…`: ids,
+    /// versions and the named fields only, tombstones included, returned whole (one change per
+    /// id, the latest).
+    ///
+    /// Records are read as the page arrives: each group of records read goes to `deliver` at
+    /// once, so memory holds the record being read, not the page (`KintoPageReader`); the
+    /// returned page has no changes. The cursor is the same as the page's, to be stored only
+    /// after every record of the page was applied.
+    public func pull(_ request: PullRequest, delivering deliver: ([RemoteChange]) async throws -> Void) async throws -> PullPage {
+        var filters: [(String, String)] = []
+        if let scope = request.scope {
+            try scope.validate()
+            filters += try scope.terms.map(Self.filter)
         }
-        let list = (["id", "last_modified", "deleted"] + fields.sorted()).joined(separator: ",")
-        return try await pull(collection: collection, since: cursor, continuing: continuing, filters: [("_fields", list)])
-    }
-
-    /// ``pull(collection:since:continuing:includingDeletions:)``, or with `scope`
-    /// ``pull(collection:since:continuing:scope:)``, read as the page arrives: each group of
-    /// records read goes to `deliver` at once, so memory holds the record being read, not the
-    /// page (`KintoPageReader`); the returned page has no changes. The cursor is the same as
-    /// the page's, to be stored only after every record of the page was applied.
-    public func pull(collection: String, since cursor: String?, continuing: PullContinuation?, includingDeletions: Bool,
-                     scope: ServerQuery?, delivering deliver: ([RemoteChange]) async throws -> Void) async throws -> PullPage {
-        guard let scope else {
-            return try await pull(collection: collection, since: cursor, continuing: continuing, filters: [],
-                                  includingDeletions: includingDeletions, deliver: deliver)
+        if let fields = request.hints.fields {
+            for field in fields where !FieldSchema.isValidName(field) {
+                throw OfflineStoreError(.invalidFieldPath, "field '\(field.prefix(64))' must be letters, digits and '_'")
+            }
+            filters.append(("_fields", (["id", "last_modified", "deleted"] + fields.sorted()).joined(separator: ",")))
+            return try await pull(request, filters: filters)
         }
-        try scope.validate()
-        return try await pull(collection: collection, since: cursor, continuing: continuing,
-                              filters: try scope.terms.map(Self.filter), deliver: deliver)
+        return try await pull(collection: request.collection, since: request.cursor, continuing: request.continuation,
+                              filters: filters, includingDeletions: request.hints.needsDeletions || request.scope != nil,
+                              deliver: deliver)
     }
 
-    /// The pull with its changes collected into the page.
-    private func pull(collection: String, since cursor: String?, continuing: PullContinuation?,
-                      filters extra: [(String, String)], includingDeletions: Bool = true) async throws -> PullPage {
+    /// ``pull(_:delivering:)`` with every change in the returned page, one per id (the latest).
+    public func pull(_ request: PullRequest) async throws -> PullPage {
         var changes: [RemoteChange] = []
-        var page = try await pull(collection: collection, since: cursor, continuing: continuing, filters: extra,
-                                  includingDeletions: includingDeletions) { changes += $0 }
+        var page = try await pull(request) { changes += $0 }
+        page.changes = KintoPage.latest(changes + page.changes)
+        return page
+    }
+
+    /// The pull with its changes collected into the page, one per id.
+    private func pull(_ request: PullRequest, filters extra: [(String, String)]) async throws -> PullPage {
+        var changes: [RemoteChange] = []
+        var page = try await pull(collection: request.collection, since: request.cursor, continuing: request.continuation,
+                                  filters: extra, includingDeletions: true) { changes += $0 }
         page.changes = KintoPage.latest(changes)
         return page
     }

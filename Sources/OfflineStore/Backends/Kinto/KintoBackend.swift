@@ -5,7 +5,7 @@ import Foundation
 /// Objects of a collection are Kinto records in `{bucket}/collections/{collection}`.
 /// Creates use `If-None-Match: *`, updates and deletes `If-Match: "<version>"`, where a
 /// version is the record's `last_modified`; several operations go in one `/batch`.
-/// Pulls read a bounded, ascending change feed (see ``pull(collection:since:continuing:)``).
+/// Pulls read a bounded, ascending change feed (see ``pull(_:delivering:)``).
 ///
 /// ```swift
 /// let backend = KintoBackend(configuration: .init(
@@ -33,6 +33,13 @@ public final class KintoBackend: Backend, Sendable {
         self.configuration = configuration
         self.transport = transport
         self.paths = KintoPaths(serverURL: configuration.serverURL, bucket: configuration.bucket)
+    }
+
+    /// Checks an id against Kinto's rule (``validate(id:)``), the same in every collection.
+    ///
+    /// - Throws: ``OfflineStoreError/Code/invalidID`` naming the rule.
+    public func validate(id: String, in collection: String) throws {
+        try validate(id: id)
     }
 
     /// Checks an id against Kinto's rule `^[a-zA-Z0-9][a-zA-Z0-9_-]*$`.

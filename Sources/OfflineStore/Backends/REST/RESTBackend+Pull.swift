@@ -19,17 +19,17 @@ extension RESTBackend {
     ///   ignores; a redirect), `badResponse` (not JSON records with ids and versions; fewer
     ///   records than the envelope's `countField` announced), `server`/`unauthorized` for
     ///   error statuses, `offline`, `timeout`.
-    public func pull(collection: String, since cursor: String?, continuing: PullContinuation?) async throws -> PullPage {
-        try await pull(collection: collection, since: cursor, continuing: continuing, filters: [])
-    }
-
-    /// ``pull(collection:since:continuing:)`` of the records matching `scope`. When every
-    /// term is an equality on a field the resource declares in
-    /// ``RESTResource/scopeParameters``, the feed is asked with those parameters
-    /// (`&customer_id=7`), tombstones included; otherwise the whole feed is read and the
-    /// scope applied here.
-    public func pull(collection: String, since cursor: String?, continuing: PullContinuation?,
-                     scope: ServerQuery) async throws -> PullPage {
+    ///
+    /// A ``PullRequest/scope``: when every term is an equality on a field the resource
+    /// declares in ``RESTResource/scopeParameters``, the feed is asked with those parameters
+    /// (`&customer_id=7`), tombstones included; otherwise the whole feed is read and the scope
+    /// applied here. The hints are not used: the feed lists whole records, deletions included.
+    /// A page is read at once: nothing is delivered before it is returned.
+    public func pull(_ request: PullRequest, delivering deliver: ([RemoteChange]) async throws -> Void) async throws -> PullPage {
+        let (collection, cursor, continuing) = (request.collection, request.cursor, request.continuation)
+        guard let scope = request.scope else {
+            return try await pull(collection: collection, since: cursor, continuing: continuing, filters: [])
+        }
         try scope.validate()
         let resource = try resource(collection)
         if let filters = Self.scopeFilters(scope, resource: resource) {

@@ -28,10 +28,6 @@ public final class RESTBackend: Backend, Sendable {
         self.transport = transport
     }
 
-    /// Accepts every id the store accepts: the rules are per resource
-    /// (``validate(id:in:)``).
-    public func validate(id: String) throws {}
-
     /// Checks an id against the collection's ``RESTResource/idPattern``, when it has one.
     ///
     /// Ids of resources whose ids the server assigns are temporary and never sent, so
@@ -57,38 +53,26 @@ public final class RESTBackend: Backend, Sendable {
         _ = try resource(collection)
     }
 
-    /// The association fields of a collection, from its resource.
-    public func associations(of collection: String) -> [String: String] {
-        configuration.resources[collection]?.associations ?? [:]
-    }
-
-    /// True for resources whose ids the server assigns (``RESTResource/IDAssignment/server``).
-    public func assignsIDs(in collection: String) -> Bool {
-        if case .server = configuration.resources[collection]?.ids { return true }
-        return false
-    }
-
-    /// The local names of the fields the resource never sends (``RESTResource/neverSent``,
-    /// blob routes' server fields): the server writes them, so an own write coming back is
-    /// compared without them.
-    public func serverManagedFields(in collection: String) -> Set<String> {
-        guard let resource = configuration.resources[collection] else { return [] }
+    /// What the collection's resource says: its associations; server-assigned ids
+    /// (``RESTResource/IDAssignment/server``); deletions found by a sweep
+    /// (``RESTResource/Deletions/sweep``); a refresh before resending a create whose answer
+    /// was lost, for a resource whose ids the server assigns and that cannot have a create
+    /// replayed (``RESTResource/LostCreates/refresh``, or no idempotency key sent at all,
+    /// unless a ``RESTResource/createLookupParameter`` finds the record); and the local names
+    /// of the fields it never sends (``RESTResource/neverSent``, blob routes' server fields),
+    /// which the server writes, so that a write of ours coming back is compared without them.
+    /// A collection without a resource has the defaults.
+    public func traits(of collection: String) -> BackendTraits {
+        guard let resource = configuration.resources[collection] else { return BackendTraits() }
         let mapping = RESTBodyMapping(resource: resource)
-        return Set(mapping.serverOwned.filter { $0 != "id" }.map(mapping.localName))
-    }
-
-    /// True for a resource whose feed finds deletions by a sweep (``RESTResource/Deletions/sweep``).
-    public func sweepsDeletions(in collection: String) -> Bool {
-        configuration.resources[collection]?.pull.deletions == .sweep
-    }
-
-    /// True for a resource whose ids the server assigns and that cannot have a create replayed:
-    /// ``RESTResource/LostCreates/refresh``, or no idempotency key sent at all, unless a
-    /// ``RESTResource/createLookupParameter`` finds the record.
-    public func refreshesBeforeResendingCreates(in collection: String) -> Bool {
-        guard let resource = configuration.resources[collection], case .server = resource.ids,
-              resource.createLookupParameter == nil, resource.pull.isEnabled else { return false }
-        return resource.lostCreates == .refresh || configuration.idempotencyHeader == nil
+        var traits = BackendTraits(associations: resource.associations, sweepsDeletions: resource.pull.deletions == .sweep,
+                                   serverManagedFields: Set(mapping.serverOwned.filter { $0 != "id" }.map(mapping.localName)))
+        if case .server = resource.ids {
+            traits.assignsIDs = true
+            traits.refreshesBeforeResendingCreates = resource.createLookupParameter == nil && resource.pull.isEnabled
+                && (resource.lostCreates == .refresh || configuration.idempotencyHeader == nil)
+        }
+        return traits
     }
 
     /// Asks the API root: any answer but 401/403 or 5xx means reachable.

@@ -1,14 +1,14 @@
 import GRDB
 
 /// Queue entries that must wait because their object references, through an association
-/// (``Backend/associations(of:)``), an object whose create the server has not applied yet:
+/// (``BackendTraits/associations``), an object whose create the server has not applied yet:
 /// sending them would send a temporary id the server does not know.
 enum AssociationHolds {
     /// The held-back entries, seq → why; empty when no collection declares associations.
     static func find(_ candidates: [FlushPlan.Candidate], backend: any Backend, in db: Database) throws -> [Int64: String] {
         var associations: [String: [String: String]] = [:]
         for name in Set(candidates.map(\.entry.collection)) {
-            let fields = backend.associations(of: name)
+            let fields = backend.traits(of: name).associations
             if !fields.isEmpty { associations[name] = fields }
         }
         guard !associations.isEmpty else { return [:] }

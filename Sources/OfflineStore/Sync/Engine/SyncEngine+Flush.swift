@@ -52,7 +52,7 @@ extension SyncEngine {
                 flush.didPrepare(collection)
             case .send(let batch):
                 if let cancelled = SyncCancellation.check("the flush") { return cancelled }
-                if let name = LostAnswerRule.collectionToRefresh(before: batch, refreshes: backend.refreshesBeforeResendingCreates,
+                if let name = LostAnswerRule.collectionToRefresh(before: batch, refreshes: { backend.traits(of: $0).refreshesBeforeResendingCreates },
                                                                  refreshed: refreshedForLostAnswers) {
                     // A record the lost create made is adopted as its answer; the batch is read again.
                     refreshedForLostAnswers.insert(name)
@@ -167,7 +167,7 @@ extension SyncEngine {
         if context.honoursRetryDelays {
             seqs.formUnion(try read("reading held-back entries") { db in try QueueTable.notDue(db, at: configuration.now()) })
         }
-        guard collections.names.contains(where: { !backend.associations(of: $0).isEmpty }) else { return (seqs, 0) }
+        guard collections.names.contains(where: { !backend.traits(of: $0).associations.isEmpty }) else { return (seqs, 0) }
         let candidates = try read("reading the queue") { db in try FlushQueue.candidates(db) }
         let held = try read("checking associations") { db in try AssociationHolds.find(candidates, backend: backend, in: db) }
         if !held.isEmpty {

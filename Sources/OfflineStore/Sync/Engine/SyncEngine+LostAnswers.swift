@@ -27,7 +27,7 @@ extension SyncEngine {
         case .create, .update:
             guard first.attempts > 0, let text = first.sentData, let record,
                   LostAnswerRule.isSentWrite(record, sent: try JSONValue(parsing: text),
-                                          serverManaged: backend.serverManagedFields(in: row.collection)) else { return false }
+                                          serverManaged: backend.traits(of: row.collection).serverManagedFields) else { return false }
         }
         let operation = PushOperation(id: row.id, kind: first.kind, data: record, baseVersion: first.baseVersion,
                                       idempotencyKey: first.idempotencyKey)
@@ -50,7 +50,7 @@ struct UnansweredCreate {
 
     /// The unanswered creates of a collection whose ids the server assigns (none elsewhere).
     static func all(in collection: String, backend: any Backend, db: Database) throws -> [UnansweredCreate] {
-        guard backend.assignsIDs(in: collection) else { return [] }
+        guard backend.traits(of: collection).assignsIDs else { return [] }
         return try QueueTable.entries(db, .unansweredCreates(collection: collection)).compactMap { entry in
             guard let text = entry.sentData else { return nil }
             return UnansweredCreate(seq: entry.seq, sent: try JSONValue(parsing: text), sentRev: entry.sentRev ?? 0)
@@ -121,7 +121,7 @@ extension SyncEngine {
     func applyLateDelivery(_ change: RemoteChange, watched: inout [WatchedCreate]?, collection: CollectionDescriptor,
                         report: inout SyncReport, notices: inout AppNotices, in db: Database) throws -> Bool {
         guard var creates = watched else { return false }
-        let assignsIDs = backend.assignsIDs(in: collection.name)
+        let assignsIDs = backend.traits(of: collection.name).assignsIDs
         let sameID = creates.contains { $0.objectID == change.id }
         guard assignsIDs || sameID else { return false }
         guard let pulled = change.record else {
@@ -173,7 +173,7 @@ extension SyncEngine {
         guard let server = row.persistent, let version = row.serverVersion,
               let creates = try watchedCreates(in: row.collection, in: db),
               LateDeliveryRule.decide(id: row.id, record: server, version: version, local: .edited, creates: creates,
-                                   assignsIDs: backend.assignsIDs(in: row.collection)) == .supersede
+                                   assignsIDs: backend.traits(of: row.collection).assignsIDs) == .supersede
         else { return false }
         try ConflictWrites.apply(.keepLocal, to: row, in: db, now: configuration.now())
         report.lateDeliveriesUndone += 1

@@ -76,7 +76,7 @@ extension SyncEngine {
         case nil: break
         }
         let departuresSince = cursor
-        let sweeping = DeletionSweepRule.sweeps(backendSweeps: backend.sweepsDeletions(in: collection.name),
+        let sweeping = DeletionSweepRule.sweeps(backendSweeps: backend.traits(of: collection.name).sweepsDeletions,
                                                 fromTheBeginning: cursor == nil, holdsServerCopies: holdsServerCopies)
         // A scoped pull's cursor waits for the departure pull that covers it (ScopedCursorRule).
         let commit = ScopedCursorRule.commit(scoped: scope != nil, heldObjects: hadObjects)
@@ -119,7 +119,7 @@ extension SyncEngine {
 
     /// Pulls pages since `cursor` (of the records matching `scope`) and applies them as they
     /// arrive: the backend hands over records while a page downloads
-    /// (``Backend/pull(collection:since:continuing:includingDeletions:scope:delivering:)``), and
+    /// (``Backend/pull(_:delivering:)``), and
     /// every ``refreshChunkSize`` of them are applied in a transaction of their own; the rest
     /// of the page is applied with the page's cursor, in the page's last transaction. Records
     /// applied before their page's end are server copies like any other (a page broken off
@@ -143,6 +143,7 @@ extension SyncEngine {
                            preparing: Bool, pulledBefore: Bool, report: inout SyncReport,
                            context: SyncContext) async throws -> (count: Int, ids: [String: String], cursor: String?) {
         let backend = self.backend, name = collection.name
+        let request = PullRequest(collection: name, cursor: cursor, scope: scope, hints: .init(needsDeletions: includingDeletions))
         var lastCursor: String?
         var ids: [String: String] = [:]
         var count = 0
@@ -191,8 +192,11 @@ extension SyncEngine {
                 // Cancelled: stop between pages; every page already applied stays applied
                 // with its cursor, and the next refresh resumes from there.
                 if Task.isCancelled { throw CancellationError() }
-                return try await backend.pull(collection: name, since: cursor, continuing: continuation,
-                                              includingDeletions: includingDeletions, scope: scope, delivering: deliver)
+                // The scope is applied again to what arrives: a backend may have dropped it.
+                let page = try await backend.pull(request.continuing(continuation)) { changes in
+                    try await deliver(scope == nil ? changes : changes.keeping(scope))
+                }
+                return page.keeping(scope)
             }
             do {
                 var page = try await firstPage(fetch, preparing: preparing ? name : nil, pulledBefore: pulledBefore,

@@ -7,7 +7,7 @@ extension SyncEngine {
     /// the rewritten references and the applied answer commit together or not at all.
     ///
     /// Rewritten: the object's row and the `id` in its copies; its queue entries (and their
-    /// stored payloads); every association field (``Backend/associations(of:)``) of other
+    /// stored payloads); every association field (``BackendTraits/associations``) of other
     /// objects that holds the temporary id, in all their copies and queued payloads. The
     /// mapping is kept, so ``serverID(for:in:)`` answers the new id for the old one.
     ///
@@ -22,7 +22,7 @@ extension SyncEngine {
         let entry = sent.entry
         guard entry.kind == .create, let newID = record?["id"]?.stringValue, newID != entry.objectID else { return sent }
         let collection = entry.collection
-        guard backend.assignsIDs(in: collection) else {
+        guard backend.traits(of: collection).assignsIDs else {
             // The client owns ids here: an answer naming another object must not move ours.
             throw OfflineStoreError(.badResponse,
                                     "the server answered the create of \(collection)/\(entry.objectID) with another id; the entry stays queued")
@@ -72,7 +72,7 @@ extension SyncEngine {
     /// Every (collection, field) whose association points at `target`, over the registered collections.
     func referencingFields(of target: String) -> [(collection: String, field: String)] {
         collections.names.flatMap { name in
-            backend.associations(of: name).filter { $0.value == target }.keys.sorted().map { (name, $0) }
+            backend.traits(of: name).associations.filter { $0.value == target }.keys.sorted().map { (name, $0) }
         }
     }
 }

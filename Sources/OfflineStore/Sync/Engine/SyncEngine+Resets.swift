@@ -91,7 +91,7 @@ extension SyncEngine {
         for collection in collections.all where !collection.isLocalOnly {
             do {
                 try await backend.prepare(collection: collection.name)
-                let first = try await backend.pull(collection: collection.name, since: nil, continuing: nil)
+                let first = try await backend.pull(PullRequest(collection: collection.name))
                 if first.changes.isEmpty, first.next == nil { try checkServerKeptData(of: collection.name) }
             } catch {
                 throw OfflineStoreError.sync(error)

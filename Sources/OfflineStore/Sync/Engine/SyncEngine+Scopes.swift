@@ -104,7 +104,8 @@ extension SyncEngine {
         var continuation: PullContinuation?
         repeat {
             if Task.isCancelled { throw CancellationError() }
-            let page = try await backend.pull(collection: collection.name, since: cursor, continuing: continuation, fields: fields)
+            let page = try await backend.pull(PullRequest(collection: collection.name, cursor: cursor, continuation: continuation,
+                                                          hints: .init(fields: fields)))
             let later = page.changes.filter { delivered[$0.id] != $0.version }
             let tombstones = later.filter { $0.record == nil }
             let departed = later.filter { $0.record != nil && !ScopeRule.contains(scope, $0.record) }

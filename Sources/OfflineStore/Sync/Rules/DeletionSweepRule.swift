@@ -1,6 +1,6 @@
 /// Deletions found by a sweep (pure): a server without tombstones deletes rows, and a pull
 /// that lists every live record is the only way to see that a record is gone
-/// (``Backend/sweepsDeletions(in:)``, `RESTResource.Deletions.sweep`).
+/// (``BackendTraits/sweepsDeletions``, `RESTResource.Deletions.sweep`).
 enum DeletionSweepRule {
     /// Whether a refresh sweeps after its main pull: the backend sweeps the collection, the
     /// pull started from the beginning (a full refresh, a first pull, a feed without a

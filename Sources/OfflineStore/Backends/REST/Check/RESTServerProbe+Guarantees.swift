@@ -6,7 +6,7 @@ extension RESTServerProbe {
         var ids: [String: Bool] = [:], pages = 0, records = 0, repeated: [String] = []
         var continuation: PullContinuation?
         repeat {
-            let page = try await backend.pull(collection: collection, since: cursor, continuing: continuation)
+            let page = try await backend.pull(PullRequest(collection: collection, cursor: cursor, continuation: continuation))
             pages += 1
             records += page.changes.count
             for change in page.changes {

@@ -92,7 +92,7 @@ struct RESTServerProbe {
             fields["id"] = nil
             return fields
         }
-        let first = try await backend.pull(collection: collection, since: nil, continuing: nil).changes.first { $0.record != nil }
+        let first = try await backend.pull(PullRequest(collection: collection)).changes.first { $0.record != nil }
         guard var fields = first?.record?.objectValue else {
             throw Stop(reason: "no sample record for \(collection) and the server lists none to copy: pass one")
         }
