@@ -18,14 +18,6 @@ enum IncomingRecords {
         }
     }
 
-    /// A page of a pull, upgraded.
-    static func upgrade(_ page: PullPage, of collection: CollectionDescriptor) -> PullPage {
-        guard !collection.migrationChain.isEmpty else { return page }
-        var page = page
-        page.changes = upgrade(page.changes, of: collection)
-        return page
-    }
-
     /// The server's answers to pushed operations: the records they carry (the stored copy,
     /// the server's copy of a conflict), upgraded.
     static func upgrade(_ outcomes: [PushOutcome], of collection: CollectionDescriptor) -> [PushOutcome] {

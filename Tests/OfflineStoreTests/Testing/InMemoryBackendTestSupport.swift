@@ -34,7 +34,7 @@ enum PushFixture {
 extension InMemoryBackend {
     /// Pulls every page from `cursor`; returns the changes and the last page's cursor.
     func pullAll(collection: String, since cursor: String?) async throws -> (changes: [RemoteChange], cursor: String?) {
-        let first = try await pull(collection: collection, since: cursor, continuing: nil)
+        let first = try await pull(PullRequest(collection: collection, cursor: cursor))
         let rest = try await pullRest(collection: collection, since: cursor, after: first)
         return (first.changes + rest.changes, rest.cursor ?? first.cursor)
     }
@@ -46,7 +46,7 @@ extension InMemoryBackend {
         var current = page
         var lastCursor: String?
         while let next = current.next {
-            current = try await pull(collection: collection, since: cursor, continuing: next)
+            current = try await pull(PullRequest(collection: collection, cursor: cursor, continuation: next))
             changes += current.changes
             lastCursor = current.cursor
         }

@@ -2,41 +2,49 @@ import Foundation
 import GRDB
 
 extension SyncEngine {
-    /// Pushes the queue in FIFO order, batching where the backend allows; the rules are in
-    /// ``FlushPlan`` (what goes in the next batch), ``FlushStateMachine`` (the run's steps) and
-    /// ``PushOutcomeRule`` (what an answer means). Returns the report and the error that stopped
-    /// the run early, if any; runs under the sync lock (the caller holds it).
-    func runFlush(_ context: SyncContext) async throws -> (SyncReport, OfflineStoreError?) {
-        var report = SyncReport()
-        let stop = try await pushQueue(context, report: &report)
-        return (try finish(report), stop)
+    /// What stopped the flush loop (``pushQueue(_:flush:report:)``).
+    enum FlushLoopEnd: Sendable {
+        /// The queue is done, or the error that stopped the run early.
+        case finished(OfflineStoreError?)
+        /// The next batch resends a create whose answer was lost on a server that cannot
+        /// recognise it (``LostAnswerRule``): refresh this collection, then go on.
+        case refreshFirst(String)
     }
 
-    /// The flush loop; returns the error that stopped it early, if any.
-    private func pushQueue(_ context: SyncContext, report: inout SyncReport) async throws -> OfflineStoreError? {
+    /// Readies the queue for a flush run: creates a killed process had on the wire are watched
+    /// (they may still arrive), entries it left in flight go back to pending, and the failed-entry
+    /// handler's deferrals of an earlier run are forgotten. Returns the error that stops the run
+    /// before it starts, if any.
+    func startFlush() throws -> OfflineStoreError? {
         if isForcedOffline { return OfflineStoreError(.offline, "the store is set offline") }
         try write("preparing the queue") { db in
-            // Creates a killed process had on the wire may still arrive: they are watched first.
             if watchesLateDeliveries { try LateDeliveryTable.watchInFlight(at: configuration.now(), in: db) }
             try QueueTable.recoverInFlight(db)
         }
         deferredRetries.withLock { $0.removeAll() }
-        var flush = FlushStateMachine()
-        var refreshedForLostAnswers: Set<String> = []
+        return nil
+    }
+
+    /// Pushes the queue in FIFO order, batching where the backend allows; the rules are in
+    /// ``FlushPlan`` (what goes in the next batch), ``FlushStateMachine`` (the run's steps) and
+    /// ``PushOutcomeRule`` (what an answer means). Runs under the sync lock (the caller holds
+    /// it), after ``startFlush()``, and stops where a refresh must come first: the run's entry
+    /// (``runFlush(_:)``) does it and calls this again with the same `flush`.
+    func pushQueue(_ context: SyncContext, flush: inout FlushStateMachine, report: inout SyncReport) async throws -> FlushLoopEnd {
         while true {
-            if isForcedOffline { return OfflineStoreError(.offline, "the store was set offline") }
-            if let cancelled = SyncCancellation.check("the flush") { return cancelled }
+            if isForcedOffline { return .finished(OfflineStoreError(.offline, "the store was set offline")) }
+            if let cancelled = SyncCancellation.check("the flush") { return .finished(cancelled) }
             let held = try flushHolds(context)
             report.heldBack = held.associations
             let batch = try nextBatch(maxSize: flush.batchLimit, skipping: flush.exhausted.union(held.seqs),
                                       skippingCollections: flush.refused)
             switch flush.next(for: batch) {
             case .uploadBlobs:
-                return try await uploadPendingBlobs(report: &report)
+                return .finished(try await uploadPendingBlobs(report: &report))
             case .askCapabilities:
                 // The server is asked for its batch size only when there is something to send.
                 do { flush.learnedBatchLimit(try await backend.capabilities().maxBatchSize) } catch {
-                    return SyncCancellation.stop(for: error, "the flush")
+                    return .finished(SyncCancellation.stop(for: error, "the flush"))
                 }
             case .prepare(let collection):
                 do {
@@ -47,21 +55,18 @@ extension SyncEngine {
                     flush.didRefuse(collection)
                     continue
                 } catch {
-                    return SyncCancellation.stop(for: error, "the flush")
+                    return .finished(SyncCancellation.stop(for: error, "the flush"))
                 }
                 flush.didPrepare(collection)
             case .send(let batch):
-                if let cancelled = SyncCancellation.check("the flush") { return cancelled }
+                if let cancelled = SyncCancellation.check("the flush") { return .finished(cancelled) }
+                let backend = self.backend
                 if let name = LostAnswerRule.collectionToRefresh(before: batch, refreshes: { backend.traits(of: $0).refreshesBeforeResendingCreates },
-                                                                 refreshed: refreshedForLostAnswers) {
+                                                                 refreshed: flush.refreshedFirst) {
                     // A record the lost create made is adopted as its answer; the batch is read again.
-                    refreshedForLostAnswers.insert(name)
-                    do { try await refreshCollection(try descriptor(of: name), full: false, report: &report, context: context) } catch {
-                        return SyncCancellation.stop(for: error, "the flush")
-                    }
-                    continue
+                    return .refreshFirst(name)
                 }
-                if let stop = try await send(batch, flush: &flush, context: context, report: &report) { return stop }
+                if let stop = try await send(batch, flush: &flush, context: context, report: &report) { return .finished(stop) }
             }
         }
     }
@@ -228,73 +233,5 @@ enum InFlight {
             op.attempt = entry.attempts + 1
             return SentEntry(entry: entry, operation: op, sentRev: sentRev)
         }
-    }
-}
-
-/// Sharing and lost access (Docs/Auth.md): what the user may do in each collection, as its
-/// preparation finds it, recorded for the edit path; and the refusals that stop one
-/// collection, not the run (``FailureRule/isCollectionRefusal(_:)``).
-extension SyncEngine {
-    /// Prepares a collection on the backend (``Backend/prepareAccess(collection:)``) and
-    /// records the access it found when it changed, so that edits to a read-only collection
-    /// are refused at edit time and allowed again once write access returns.
-    func prepareRecordingAccess(_ collection: String) async throws {
-        let access = try await backend.prepareAccess(collection: collection)
-        guard collections.isReadOnly(collection) != (access == .readOnly) else { return }
-        try write("recording the access to \(collection)") { db in
-            try CollectionsTable.setReadOnly(access == .readOnly, of: collection, in: db)
-        }
-        collections.setAccess(access, of: collection)
-    }
-
-    /// Names a collection the server refused in the report and tells the app (``SyncEvent/refused(_:)``).
-    func refuse(_ collection: String, _ direction: SyncProgress.Direction, _ error: OfflineStoreError,
-                report: inout SyncReport) {
-        let before = report.refused.count
-        report.refuse(collection, direction, error)
-        if report.refused.count > before, let refusal = report.refused.last { emit(.refused(refusal)) }
-    }
-
-    /// A collection's pull was refused (``ReadAccessRule``): names it in the report, and when
-    /// the store had read it before, follows its ``ReadAccessLossPolicy`` — decide, write
-    /// (one transaction), then tell the app (``SyncEvent/readAccessLost(_:)``, then a
-    /// ``SyncEvent/failedEntry(_:)`` and the failed-entry handler for each entry a purge failed,
-    /// as for a refused push).
-    func loseReadAccess(_ collection: CollectionDescriptor, _ error: OfflineStoreError, report: inout SyncReport) throws {
-        let name = collection.name
-        let (wasRead, told) = try read("reading the state of \(name)") { db in
-            (try CollectionsTable.cursor(of: name, in: db) != nil || ObjectRow.anySynced(db, in: name),
-             try CollectionsTable.readAccessLost(of: name, in: db))
-        }
-        let decision = ReadAccessRule.decide(error, wasRead: wasRead, told: told, policy: collection.readAccessLoss)
-        refuse(name, .pull, error, report: &report)
-        var removed = 0, failed: [Int64] = []
-        switch decision {
-        case .stopRun: throw error
-        case .refuse: return
-        case .keep:
-            // Told once: the next refusals only name the collection, until a pull succeeds.
-            try write("recording that read access to \(name) was withdrawn") { db in
-                try CollectionsTable.setReadAccessLost(true, of: name, in: db)
-            }
-        case .purge:
-            let reasons = ChangeReasons()
-            (removed, failed) = try write("purging \(name) after read access was withdrawn", reasons: reasons) { db in
-                let failed = try QueueTable.forbidPending(db, collection: name, message:
-                    "read access to \(name) was withdrawn (HTTP \(error.status.map(String.init) ?? "403")); kept as a failed entry")
-                let removed = try SyncEngine.removeCopies(try ObjectRow.withServerCopy(db, in: name), collection: name,
-                                                          reason: .readAccessLost, in: db, reasons: reasons) { row, queued in
-                    ScopeRule.departure(of: row, queued: queued)
-                }
-                try CollectionsTable.setCursor(nil, of: name, in: db)
-                try CollectionsTable.setReadAccessLost(true, of: name, in: db)
-                return (removed, failed)
-            }
-        }
-        emit(.readAccessLost(ReadAccessLoss(collection: name, policy: collection.readAccessLoss, status: error.status,
-                                            message: error.message, removedObjects: removed, failedEntries: failed.count)))
-        var notices = AppNotices()
-        notices.rejected = failed
-        try deliver(notices, report: &report)
     }
 }

@@ -1,41 +1,54 @@
 import GRDB
 
-/// Applying pulled changes: a page in transactions of ``refreshChunkSize``, each change as
-/// ``RemoteChangeRule`` decides (after own-write and late-write recognition), with the
-/// page's cursor in its last transaction.
+/// Applying pulled changes: in transactions of ``RefreshPipeline/chunkSize``, each change
+/// through the recognisers ``PulledChangeRule`` orders, with the page's cursor in its last
+/// transaction.
 extension SyncEngine {
-    /// Applies one page in chunks; the page's cursor is stored with its last chunk.
-    func apply(_ page: PullPage, to collection: CollectionDescriptor, report: inout SyncReport) throws {
-        let page = IncomingRecords.upgrade(page, of: collection)   // records of older releases, in the current shape
-        var start = 0
-        repeat {
-            let end = min(page.changes.count, start + SyncEngine.refreshChunkSize)
-            let chunk = page.changes[start..<end]
-            let isLast = end == page.changes.count
+    /// Applies pulled changes in transactions of ``RefreshPipeline/chunkSize``
+    /// (``RefreshPipeline/chunks(of:)``); `cursor`, when not nil, is stored with the last (one
+    /// transaction for the cursor alone when there is no change).
+    func apply(_ changes: [RemoteChange], cursor: String?, to collection: CollectionDescriptor, report: inout SyncReport) throws {
+        let changes = IncomingRecords.upgrade(changes, of: collection)   // records of older releases, in the current shape
+        let chunks = RefreshPipeline.chunks(of: changes)
+        for (index, chunk) in (chunks.isEmpty ? [[]] : chunks).enumerated() {
             var chunkReport = SyncReport()
             var notices = AppNotices()
             try write("applying changes of \(collection.name)") { db in
                 let sizeBefore = try local.sizeBeforeWrite(db)
                 var unanswered = try UnansweredCreate.all(in: collection.name, backend: backend, db: db)
                 var watched = try watchedCreates(in: collection.name, in: db)
+                // Decided once per transaction; a recogniser whose list empties meanwhile takes nothing more.
+                let steps = PulledChangeRule.steps(unansweredCreates: !unanswered.isEmpty, watchedCreates: watched != nil)
                 for change in chunk {
-                    if try adoptAsCreateAnswer(change, unanswered: &unanswered, collection: collection, report: &chunkReport,
-                                               notices: &notices, in: db) {
-                        continue
-                    }
-                    if try applyLateDelivery(change, watched: &watched, collection: collection, report: &chunkReport,
-                                          notices: &notices, in: db) {
-                        continue
-                    }
-                    try applyRemoteChange(change, to: collection, report: &chunkReport, notices: &notices, in: db)
+                    try applyPulledChange(change, steps: steps, unanswered: &unanswered, watched: &watched, collection: collection,
+                                          report: &chunkReport, notices: &notices, in: db)
                 }
                 try local.enforceStoreSize(db, before: sizeBefore, protecting: EvictionGuard(chunk, in: collection.name))
-                if isLast, let cursor = page.cursor { try CollectionsTable.setCursor(cursor, of: collection.name, in: db) }
+                if index == max(chunks.count, 1) - 1, let cursor { try CollectionsTable.setCursor(cursor, of: collection.name, in: db) }
             }
             try deliver(notices, report: &chunkReport)
             report.addApplied(chunkReport)
-            start = end
-        } while start < page.changes.count
+        }
+    }
+
+    /// One pulled change, through the recognisers in ``PulledChangeRule``'s order: the answer to
+    /// a create whose answer was lost, a late delivery, then the usual way (``applyRemoteChange``).
+    private func applyPulledChange(_ change: RemoteChange, steps: [PulledChangeRule.Step], unanswered: inout [UnansweredCreate],
+                                   watched: inout [WatchedCreate]?, collection: CollectionDescriptor, report: inout SyncReport,
+                                   notices: inout AppNotices, in db: Database) throws {
+        for step in steps {
+            switch step {
+            case .createAnswer:
+                if try adoptAsCreateAnswer(change, unanswered: &unanswered, collection: collection, report: &report,
+                                           notices: &notices, in: db) { return }
+            case .lateDelivery:
+                if try applyLateDelivery(change, watched: &watched, collection: collection, report: &report,
+                                         notices: &notices, in: db) { return }
+            case .remoteChange:
+                try applyRemoteChange(change, to: collection, report: &report, notices: &notices, in: db)
+                return
+            }
+        }
     }
 
     /// Applies one server change to the local store as ``RemoteChangeRule`` decides
@@ -73,18 +86,25 @@ extension SyncEngine {
         case .delete:
             try row.delete(db)
         case .meetLocalEdit(let tombstoneAgrees):
-            // Our own write whose answer was lost (SyncEngine+LostAnswers.swift) is no conflict.
-            if try applyAsSentWrite(record, version: change.version, row: &row, in: db) { return }
-            // A tombstone agrees with a local delete, and with a create that started from no
-            // server copy (e.g. re-created after our own delete whose answer was lost): the
-            // edit stays queued and nothing conflicts (the resent delete gets 404, the create
-            // `If-None-Match: *` succeeds over a tombstone).
-            if tombstoneAgrees {
-                try row.save(db, on: local.writerStatements)
-                return
+            for step in PulledChangeRule.localEditSteps(tombstoneAgrees: tombstoneAgrees) {
+                switch step {
+                case .sentWrite:
+                    // Our own write whose answer was lost (SyncEngine+LostAnswers.swift) is no conflict.
+                    if try applyAsSentWrite(record, version: change.version, row: &row, in: db) { return }
+                case .agreeingTombstone:
+                    // A tombstone agrees with a local delete, and with a create that started from no
+                    // server copy (e.g. re-created after our own delete whose answer was lost): the
+                    // edit stays queued and nothing conflicts (the resent delete gets 404, the create
+                    // `If-None-Match: *` succeeds over a tombstone).
+                    try row.save(db, on: local.writerStatements)
+                    return
+                case .lateDeliveryConflict:
+                    if try settleLateDeliveryConflict(row, report: &report, notices: &notices, in: db) { return }
+                case .conflict:
+                    report.count(try settleConflict(db, row: row, policy: collection.conflictPolicy, notices: &notices))
+                    return
+                }
             }
-            if try settleLateDeliveryConflict(row, report: &report, notices: &notices, in: db) { return }
-            report.count(try settleConflict(db, row: row, policy: collection.conflictPolicy, notices: &notices))
         }
     }
 }

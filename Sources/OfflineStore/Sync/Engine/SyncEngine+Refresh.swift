@@ -2,25 +2,10 @@ import Foundation
 import GRDB
 
 extension SyncEngine {
-    /// How many changes one refresh transaction applies.
-    static let refreshChunkSize = 500
-
-    /// Pulls the server's changes of every synced collection (or the named ones) since
-    /// their stored cursors, page by page, in chunked transactions; runs under the sync
-    /// lock (the caller holds it). A cursor advances only with the page it belongs to, in
-    /// the same transaction as its last change.
-    func runRefresh(collections names: [String]?, full: Bool, _ context: SyncContext) async throws -> (SyncReport, OfflineStoreError?) {
-        var report = SyncReport()
-        if isForcedOffline { return (try finish(report), OfflineStoreError(.offline, "the store is set offline")) }
-        let targets = try (names?.map { try descriptor(of: $0) } ?? collections.all).filter { !$0.isLocalOnly }
-        var stop = await pull(targets, full: full, report: &report, context)
-        if stop == nil { stop = try await downloadEagerBlobs(of: targets, report: &report) }
-        return (try finish(report), stop)
-    }
-
-    /// Pulls each collection in turn; returns the error that stopped the run early, if any.
-    private func pull(_ targets: [CollectionDescriptor], full: Bool, report: inout SyncReport,
-                      _ context: SyncContext) async -> OfflineStoreError? {
+    /// Pulls each collection in turn (``refreshCollection(_:full:report:context:)``); returns the
+    /// error that stopped the run early, if any. Runs under the sync lock (the caller holds it).
+    func pullCollections(_ targets: [CollectionDescriptor], full: Bool, report: inout SyncReport,
+                         _ context: SyncContext) async -> OfflineStoreError? {
         for collection in targets {
             if let cancelled = SyncCancellation.check("the refresh") { return cancelled }
             do {
@@ -118,23 +103,20 @@ extension SyncEngine {
     }
 
     /// Pulls pages since `cursor` (of the records matching `scope`) and applies them as they
-    /// arrive: the backend hands over records while a page downloads
-    /// (``Backend/pull(_:delivering:)``), and
-    /// every ``refreshChunkSize`` of them are applied in a transaction of their own; the rest
-    /// of the page is applied with the page's cursor, in the page's last transaction. Records
-    /// applied before their page's end are server copies like any other (a page broken off
-    /// leaves them, and the cursor where it was: the next refresh reads them again, which
-    /// changes nothing), so the cursor still advances only with its whole page.
+    /// arrive, as ``RefreshPipeline`` says: the backend hands over records while a page
+    /// downloads (``Backend/pull(_:delivering:)``), and they are applied in transactions of
+    /// ``RefreshPipeline/chunkSize``, the page's cursor with its last change. Records applied
+    /// before their page's end are server copies like any other (a page broken off leaves
+    /// them, and the cursor where it was: the next refresh reads them again, which changes
+    /// nothing), so the cursor still advances only with its whole page.
     ///
-    /// Reading and applying overlap by one chunk: a chunk's transaction runs in a child task of its
-    /// own while the next chunk is read, so the two use two cores (the work on a page's last
-    /// chunk is what the download cannot hide, Docs/Performance.md); a page's last transaction,
-    /// with its cursor, runs while the next page is asked and read. Transactions still run one
-    /// at a time and in order; nothing is read further until the chunk before the one just
-    /// read is applied, a page's progress is reported once its last transaction committed, and
-    /// the refresh returns only once no transaction is under way.
-    /// `includingDeletions` false (a pull from the beginning into a collection holding no server
-    /// copy) lets the backend leave tombstones out.
+    /// Reading and applying overlap: a transaction runs in a child task of its own while the
+    /// next changes are read, so the two use two cores (the work on a page's last chunk is what
+    /// the download cannot hide, Docs/Performance.md). The transactions are child tasks of one
+    /// group, at most one at a time: a child task runs where its parent prefers (the
+    /// simulator's executor steers every client task). `includingDeletions` false (a pull from
+    /// the beginning into a collection holding no server copy) lets the backend leave
+    /// tombstones out; the scope is applied again to what arrives (a backend may drop it).
     /// - Returns: how many changes the pages brought, when `collectingIDs` the version each id
     ///   was brought at, and the last page's cursor (nil when it had none: the stored one stays).
     @discardableResult
@@ -144,86 +126,56 @@ extension SyncEngine {
                            context: SyncContext) async throws -> (count: Int, ids: [String: String], cursor: String?) {
         let backend = self.backend, name = collection.name
         let request = PullRequest(collection: name, cursor: cursor, scope: scope, hints: .init(needsDeletions: includingDeletions))
-        var lastCursor: String?
-        var ids: [String: String] = [:]
-        var count = 0
-        var held: [RemoteChange] = []
-        var arrived = 0
-        var handedOver = false
-        var pageUnderWay: (count: Int, total: Int?)?
-        // The transactions run as child tasks of one group, at most one at a time: a child task
-        // runs where its parent prefers (the simulator's executor steers every client task).
+        var pipeline = RefreshPipeline(storesCursor: storingCursor, collectsIDs: collectingIDs)
         return try await withThrowingTaskGroup(of: SyncReport.self) { applying in
-            var underWay = false
-            /// Waits for the transaction under way, adding its counts to the report; when it was a
-            /// page's last, reports the page's progress.
-            func settle() async throws {
-                guard underWay else { return }
-                underWay = false
-                if let applied = try await applying.next() { report.addApplied(applied) }
-                if let page = pageUnderWay {
-                    pageUnderWay = nil
-                    reportPullProgress(name, count: page.count, total: page.total, context: context)
+            /// Does what the pipeline answered, in order; returns the next page to ask, if any.
+            func perform(_ actions: [RefreshPipeline.Action]) async throws -> PullContinuation? {
+                var next: PullContinuation?
+                for action in actions {
+                    switch action {
+                    case .awaitTransaction:
+                        if let applied = try await applying.next() { report.addApplied(applied) }
+                    case .apply(let changes, let cursor):
+                        applying.addTask { [self] in
+                            var applied = SyncReport()
+                            try apply(changes, cursor: cursor, to: collection, report: &applied)
+                            return applied
+                        }
+                    case .reportProgress(let count, let total):
+                        reportPullProgress(name, count: count, total: total, context: context)
+                    case .fetch(let continuation):
+                        next = continuation
+                    case .finish:
+                        next = nil
+                    }
                 }
-            }
-            func launch(_ page: PullPage) {
-                underWay = true
-                applying.addTask { [self] in
-                    var applied = SyncReport()
-                    try apply(page, to: collection, report: &applied)
-                    return applied
-                }
+                return next
             }
             func deliver(_ changes: [RemoteChange]) async throws {
-                handedOver = true
-                held += changes
-                // A chunk goes only once more has arrived after it, so that a page's last changes
-                // (a whole page of 500 included) are applied with its cursor, in one transaction.
-                while held.count > SyncEngine.refreshChunkSize {
-                    let chunk = Array(held.prefix(SyncEngine.refreshChunkSize))
-                    held.removeFirst(SyncEngine.refreshChunkSize)
-                    try await settle()
-                    launch(PullPage(changes: chunk, cursor: nil, next: nil))
-                    arrived += chunk.count
-                    if collectingIDs { for change in chunk { ids[change.id] = change.version } }
-                }
+                _ = try await perform(pipeline.delivered(scope == nil ? changes : changes.keeping(scope)))
             }
             func fetch(_ continuation: PullContinuation?) async throws -> PullPage {
                 // Cancelled: stop between pages; every page already applied stays applied
                 // with its cursor, and the next refresh resumes from there.
                 if Task.isCancelled { throw CancellationError() }
-                // The scope is applied again to what arrives: a backend may have dropped it.
-                let page = try await backend.pull(request.continuing(continuation)) { changes in
-                    try await deliver(scope == nil ? changes : changes.keeping(scope))
-                }
-                return page.keeping(scope)
+                return try await backend.pull(request.continuing(continuation), delivering: deliver).keeping(scope)
             }
             do {
                 var page = try await firstPage(fetch, preparing: preparing ? name : nil, pulledBefore: pulledBefore,
-                                               handedOver: { handedOver })
-                while true {
-                    try await settle()
-                    page.changes = held + page.changes
-                    held = []
-                    if page.next == nil { lastCursor = page.cursor }
-                    if !storingCursor { page.cursor = nil }
-                    launch(page)
-                    pageUnderWay = (arrived + page.changes.count, page.total)
-                    if collectingIDs { for change in page.changes { ids[change.id] = change.version } }
-                    count += arrived + page.changes.count
-                    arrived = 0
-                    guard let next = page.next else { break }
+                                               handedOver: { pipeline.handedOver })
+                while let next = try await perform(pipeline.pageEnded(page)) {
                     page = try await fetch(next)
                 }
-                try await settle()
             } catch {
                 // Stopped while a transaction was under way: it ends first (a chunk is server copies
                 // like any other, applied or not as a whole; a page's last one moves the cursor with
                 // its page, as if the stop had come just after it), then the error goes on.
-                if underWay, let applied = try? await applying.next() { report.addApplied(applied) }
+                for action in pipeline.stopped() where action == .awaitTransaction {
+                    if let applied = try? await applying.next() { report.addApplied(applied) }
+                }
                 throw error
             }
-            return (count, ids, lastCursor)
+            return (pipeline.count, pipeline.ids, pipeline.lastCursor)
         }
     }
 

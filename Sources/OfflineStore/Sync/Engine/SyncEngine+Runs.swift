@@ -31,19 +31,61 @@ extension SyncEngine {
     func sync(honouringRetryDelays: Bool) async throws -> SyncReport {
         try await observed(.sync, honouringRetryDelays: honouringRetryDelays) { context in
             try connected("sync with")
-            var report = SyncReport()
-            let stop: OfflineStoreError? = try await withSyncLock {
-                let (pushed, flushStop) = try await runFlush(context)
-                report.absorb(pushed)
-                if let flushStop { return flushStop }
-                let (pulled, refreshStop) = try await runRefresh(collections: nil, full: false, context)
-                report.absorb(pulled)
-                return refreshStop
-            }
+            let (report, stop) = try await withSyncLock { try await runSync(context) }
             if let stop { throw stop.stoppingRun(after: report) }
             try markSynced()
             return report
         }
+    }
+
+    // MARK: The steps of a run: the one place where flushing and refreshing meet
+
+    /// A flush: pushes the queue (``pushQueue(_:flush:report:)``), refreshing a collection first
+    /// where the flush loop asks (a create whose answer was lost, on a server that cannot
+    /// recognise it when resent). Returns the report and the error that stopped the run early,
+    /// if any; runs under the sync lock (the caller holds it).
+    func runFlush(_ context: SyncContext) async throws -> (SyncReport, OfflineStoreError?) {
+        var report = SyncReport()
+        var stop = try startFlush()
+        var flush = FlushStateMachine()
+        flushing: while stop == nil {
+            switch try await pushQueue(context, flush: &flush, report: &report) {
+            case .finished(let end):
+                stop = end
+                break flushing
+            case .refreshFirst(let name):
+                flush.didRefreshFirst(name)
+                do { try await refreshCollection(try descriptor(of: name), full: false, report: &report, context: context) } catch {
+                    stop = SyncCancellation.stop(for: error, "the flush")
+                }
+            }
+        }
+        return (try finish(report), stop)
+    }
+
+    /// A refresh: pulls the server's changes of every synced collection (or the named ones)
+    /// since their stored cursors (``pullCollections(_:full:report:_:)``), then downloads eager
+    /// blobs. Returns the report and the error that stopped the run early, if any; runs under
+    /// the sync lock (the caller holds it).
+    func runRefresh(collections names: [String]?, full: Bool, _ context: SyncContext) async throws -> (SyncReport, OfflineStoreError?) {
+        var report = SyncReport()
+        if isForcedOffline { return (try finish(report), OfflineStoreError(.offline, "the store is set offline")) }
+        let targets = try (names?.map { try descriptor(of: $0) } ?? collections.all).filter { !$0.isLocalOnly }
+        var stop = await pullCollections(targets, full: full, report: &report, context)
+        if stop == nil { stop = try await downloadEagerBlobs(of: targets, report: &report) }
+        return (try finish(report), stop)
+    }
+
+    /// A sync: the flush, then (unless it stopped early) the refresh, with one report; runs
+    /// under the sync lock (the caller holds it).
+    func runSync(_ context: SyncContext) async throws -> (SyncReport, OfflineStoreError?) {
+        var report = SyncReport()
+        let (pushed, flushStop) = try await runFlush(context)
+        report.absorb(pushed)
+        if let flushStop { return (report, flushStop) }
+        let (pulled, refreshStop) = try await runRefresh(collections: nil, full: false, context)
+        report.absorb(pulled)
+        return (report, refreshStop)
     }
 
     /// ``ObjectStore/sync(within:clock:)``: a sync that stops at a safe point before `budget`

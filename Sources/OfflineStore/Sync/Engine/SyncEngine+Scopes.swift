@@ -110,7 +110,7 @@ extension SyncEngine {
             let tombstones = later.filter { $0.record == nil }
             let departed = later.filter { $0.record != nil && !ScopeRule.contains(scope, $0.record) }
             if !tombstones.isEmpty {
-                try apply(PullPage(changes: tombstones, cursor: nil, next: nil), to: collection, report: &report)
+                try apply(tombstones, cursor: nil, to: collection, report: &report)
             }
             if !departed.isEmpty { try await recogniseLateCreates(among: departed, of: collection, report: &report) }
             if !departed.isEmpty {

@@ -58,6 +58,15 @@ struct FlushStateMachine: Sendable, Equatable {
         refused.insert(collection)
     }
 
+    /// Collections refreshed in this run before a create whose answer was lost was resent
+    /// (``LostAnswerRule``): each at most once per run.
+    private(set) var refreshedFirst: Set<String> = []
+
+    /// The collection was refreshed before its batch was sent.
+    mutating func didRefreshFirst(_ collection: String) {
+        refreshedFirst.insert(collection)
+    }
+
     /// The entries were marked in flight and are being sent.
     mutating func didSend(_ seqs: [Int64]) {
         for seq in seqs {
