@@ -22,9 +22,13 @@ let package = Package(
     ],
     targets: [
         // The platform layer: every call whose spelling or behaviour differs between Darwin,
-        // Glibc and Musl (locks, fsync, file protection, sockets, signals, processes,
-        // process facts), behind `package` names. Not a product.
+        // Glibc and Musl (locks, fsync, file protection, sockets, signals, random bytes),
+        // behind `package` names. Not a product.
         .target(name: "OfflineStorePlatform"),
+        // The platform calls only the tests and the probes make (child processes, a
+        // pseudo-terminal, a small volume, a private trust store, process facts, a fork):
+        // out of what an app links. Not a product.
+        .target(name: "OfflineStoreTestPlatform", dependencies: ["OfflineStorePlatform"]),
         .target(
             name: "OfflineStore",
             dependencies: [
@@ -40,10 +44,13 @@ let package = Package(
         ),
         .target(
             name: "OfflineStoreInspector",
-            dependencies: [
-                "OfflineStore", "OfflineStorePlatform",
-                .product(name: "GRDB", package: "GRDB.swift"),
-            ]
+            dependencies: ["OfflineStore", "OfflineStorePlatform"]
+        ),
+        // `offline-store check-server`'s probing of a REST server (Docs/Backends.md, "Checking a
+        // server"): a diagnostic of the tool, which alone links it (and its tests). Not a product.
+        .target(
+            name: "OfflineStoreServerCheck",
+            dependencies: ["OfflineStore"]
         ),
         // The `offline-store` tool's pure parts (its `--where`, scope and migration arguments,
         // its errors and exit codes), a library so that the fuzz targets can call them. Not a product.
@@ -55,6 +62,7 @@ let package = Package(
             name: "offline-store",
             dependencies: [
                 "OfflineStore", "OfflineStoreCommandLine", "OfflineStoreInspector", "OfflineStorePlatform",
+                "OfflineStoreServerCheck",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -109,7 +117,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "blob-probe",
-            dependencies: ["OfflineStore", "OfflineStorePlatform"],
+            dependencies: ["OfflineStore", "OfflineStoreTestPlatform"],
             path: "Tests/BlobProbe"
         ),
         // Tests that need no process, socket, server or file outside a temporary directory:
@@ -122,7 +130,7 @@ let package = Package(
             name: "OfflineStoreTests",
             dependencies: [
                 "OfflineStore", "OfflineStoreTesting", "OfflineStoreInspector", "OfflineStorePlatform",
-                "OfflineStoreCommandLine", "OfflineStoreFuzzing",
+                "OfflineStoreTestPlatform", "OfflineStoreServerCheck", "OfflineStoreCommandLine", "OfflineStoreFuzzing",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             resources: [.copy("../../Fixtures")]

@@ -14,8 +14,9 @@ import Musl
 /// on it closes, which happens when its process ends, however it ends. Darwin has no
 /// `/proc/locks` and no call that names the process holding a `flock` (`F_GETLK` reports
 /// `l_pid` -1 for them), so the holder writes its own process id into the file
-/// (``noteHolder(_:)``) while it holds the lock, and ``holder(of:)`` reads it only while
-/// the lock is held: a note left by a process that died is never trusted.
+/// (``noteHolder(_:)``) while it holds the lock; the tests read it (`FileLocking.holder(of:)`,
+/// in `OfflineStoreTestPlatform`) only while the lock is held: a note left by a process that
+/// died is never trusted.
 package enum FileLocking {
     /// Opens `path` for locking (read-write, created 0600 when missing, close-on-exec).
     ///
@@ -72,35 +73,9 @@ package enum FileLocking {
     package static func clearHolderNote(_ fd: Int32) {
         _ = ftruncate(fd, 0)
     }
-
-    /// The process that holds the lock on `path` now, as its note says; nil when nobody
-    /// holds it or the holder has not written its note yet.
-    package static func holder(of path: String) -> Int32? {
-        guard isLocked(path) else { return nil }
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { _ = closeDescriptor(fd) }
-        var bytes = [UInt8](repeating: 0, count: 32)
-        let count = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
-        guard count > 0 else { return nil }
-        let text = String(decoding: bytes[..<count], as: UTF8.self).trimmingWhitespace
-        guard let pid = Int32(text), pid > 0 else { return nil }
-        return pid
-    }
 }
 
 /// `close(2)`, under a name that does not collide with the types' own `close()` methods.
 package func closeDescriptor(_ fd: Int32) -> Int32 {
     close(fd)
-}
-
-extension String {
-    /// The text without leading and trailing spaces and newlines.
-    var trimmingWhitespace: String {
-        let scalars = unicodeScalars
-        let isSpace: (Unicode.Scalar) -> Bool = { $0 == " " || $0 == "\n" || $0 == "\r" || $0 == "\t" }
-        guard let first = scalars.firstIndex(where: { !isSpace($0) }),
-              let last = scalars.lastIndex(where: { !isSpace($0) }) else { return "" }
-        return String(scalars[first...last])
-    }
 }

@@ -6,8 +6,8 @@ import Glibc
 import Musl
 #endif
 
-/// A blocking TCP socket on 127.0.0.1: the inspector's listener and its connections, and
-/// the test suite's loopback clients and free ports.
+/// A blocking TCP socket on 127.0.0.1: the inspector's listener and its connections (the test
+/// suite's loopback clients and free ports are `OfflineStoreTestPlatform`'s).
 ///
 /// Writing to a connection whose peer has gone must not end the process with SIGPIPE:
 /// Linux (Glibc, Musl) gets `MSG_NOSIGNAL` on every `send`; Darwin has no such flag, so
@@ -38,7 +38,7 @@ package struct LoopbackSocket: Sendable {
     }
 
     /// 127.0.0.1:`port` as a `sockaddr_in`.
-    private static func loopbackAddress(port: Int) -> sockaddr_in {
+    package static func loopbackAddress(port: Int) -> sockaddr_in {
         var address = sockaddr_in()
         #if canImport(Darwin)
         address.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)
@@ -50,7 +50,7 @@ package struct LoopbackSocket: Sendable {
     }
 
     /// A new TCP socket, close-on-exec, with SIGPIPE off where that is a socket option.
-    private static func makeSocket() throws -> LoopbackSocket {
+    package static func makeSocket() throws -> LoopbackSocket {
         let fd = socket(AF_INET, streamType, 0)
         guard fd >= 0 else { throw SystemError("socket", code: errno) }
         _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
@@ -88,35 +88,6 @@ package struct LoopbackSocket: Sendable {
             throw SystemError("listen on 127.0.0.1:\(port)", code: code)
         }
         return (listener, Int(UInt16(bigEndian: address.sin_port)))
-    }
-
-    /// Connects to 127.0.0.1:`port`.
-    ///
-    /// - Throws: ``SystemError`` when the connection is refused.
-    package static func connect(port: Int) throws -> LoopbackSocket {
-        let connection = try makeSocket()
-        var address = loopbackAddress(port: port)
-        let fd = connection.descriptor
-        let connected = withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                cConnect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-            }
-        }
-        guard connected else {
-            let code = errno
-            connection.close()
-            throw SystemError("connect to 127.0.0.1:\(port)", code: code)
-        }
-        return connection
-    }
-
-    /// A port on 127.0.0.1 that was free a moment ago (bound, read and released).
-    ///
-    /// - Throws: ``SystemError`` when no socket can be bound.
-    package static func freePort() throws -> Int {
-        let (listener, port) = try listen(port: 0, backlog: 1)
-        listener.close()
-        return port
     }
 
     /// Waits for the next connection; nil once the listener was closed.
@@ -182,9 +153,6 @@ package struct LoopbackSocket: Sendable {
 
 // The C calls under names that do not collide with this type's methods.
 private func cListen(_ fd: Int32, _ backlog: Int32) -> Int32 { listen(fd, backlog) }
-private func cConnect(_ fd: Int32, _ address: UnsafePointer<sockaddr>, _ length: socklen_t) -> Int32 {
-    connect(fd, address, length)
-}
 private func cAccept(_ fd: Int32, _ address: UnsafeMutablePointer<sockaddr>?,
                                     _ length: UnsafeMutablePointer<socklen_t>?) -> Int32 {
     accept(fd, address, length)

@@ -19,8 +19,6 @@ package enum Signals {
     package static let terminate: Int32 = SIGTERM
     /// SIGKILL (cannot be caught).
     package static let kill: Int32 = SIGKILL
-    /// SIGPIPE (a write to a pipe or socket whose reader is gone).
-    package static let brokenPipe: Int32 = SIGPIPE
 
     /// Sends `signal` to process `pid`; false when it cannot be delivered (e.g. the process is gone).
     @discardableResult

@@ -28,10 +28,4 @@ package struct SystemError: Error, Sendable, CustomStringConvertible {
 
     /// The call would have blocked (`EWOULDBLOCK`/`EAGAIN`), e.g. a lock held elsewhere or a socket timeout.
     package var wouldBlock: Bool { code == EWOULDBLOCK || code == EAGAIN }
-
-    /// A signal interrupted the call (`EINTR`); it may be retried.
-    package var wasInterrupted: Bool { code == EINTR }
 }
-
-/// The calling thread's `errno`, read right after a failed call.
-package var lastErrorNumber: Int32 { errno }

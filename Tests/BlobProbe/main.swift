@@ -15,7 +15,7 @@
 
 import Foundation
 import OfflineStore
-import OfflineStorePlatform
+import OfflineStoreTestPlatform
 
 func fail(_ message: String, status: Int32 = 1) -> Never {
     FileHandle.standardError.write(Data(("blob-probe: " + message + "\n").utf8))

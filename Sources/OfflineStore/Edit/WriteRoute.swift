@@ -27,7 +27,4 @@ enum WriteRoute: Sendable, Hashable {
         case (.immediate, .updateIfOnline), (.awaitingServer, _): return .commitThenAwaitServer
         }
     }
-
-    /// Whether the edit is handed to the background sender once it committed.
-    var signalsSender: Bool { self == .commitThenSend }
 }

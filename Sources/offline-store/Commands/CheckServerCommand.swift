@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import OfflineStore
 import OfflineStoreCommandLine
+import OfflineStoreServerCheck
 
 extension OfflineStoreCommand {
     /// `check-server`: the library's `RESTBackend.checkServer` on the store's REST server.

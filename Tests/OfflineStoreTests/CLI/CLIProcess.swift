@@ -2,6 +2,7 @@ import Foundation
 import OfflineStore
 import Testing
 import OfflineStorePlatform
+import OfflineStoreTestPlatform
 
 /// The built `offline-store` executable: `$OFFLINE_STORE_BIN`, next to the test bundle, or
 /// in the package's `.build/debug`. Missing is a test failure, never a skip.

@@ -1,5 +1,6 @@
 import Foundation
 import OfflineStorePlatform
+import OfflineStoreTestPlatform
 import Testing
 
 /// The live progress line of `sync`, shown only when stderr is a terminal: the CLI writes

@@ -1,5 +1,6 @@
 import Foundation
 import OfflineStorePlatform
+import OfflineStoreTestPlatform
 import Testing
 
 /// The pseudo-terminal the CLI's progress-line test writes to, without a server: a child

@@ -27,13 +27,6 @@ import Testing
                                   localOnly: localOnly) == route)
     }
 
-    @Test func onlyTheBackgroundRouteReturnsBeforeTheServerAnswers() {
-        #expect(WriteRoute.commitThenSend.signalsSender)
-        for route in [WriteRoute.commit, .commitThenAwaitServer, .pingThenCommit, .refuseOffline] {
-            #expect(!route.signalsSender)
-        }
-    }
-
     // MARK: SenderState: one row per state and event
 
     @Test(arguments: [

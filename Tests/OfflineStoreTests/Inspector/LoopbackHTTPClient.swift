@@ -1,5 +1,6 @@
 import Foundation
 import OfflineStorePlatform
+import OfflineStoreTestPlatform
 
 /// A blocking HTTP/1.1 client for 127.0.0.1, on a thread of its own per request.
 ///

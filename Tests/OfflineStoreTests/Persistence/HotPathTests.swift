@@ -3,6 +3,7 @@ import GRDB
 import Testing
 @testable import OfflineStore
 import OfflineStorePlatform
+import OfflineStoreTestPlatform
 import OfflineStoreTesting
 
 /// The hot paths made fast for the benchmarks (Docs/Performance.md) keep their exact

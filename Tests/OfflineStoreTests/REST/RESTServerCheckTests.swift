@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import OfflineStore
+import OfflineStoreServerCheck
 
 /// `RESTBackend.checkServer` and `offline-store check-server` against the real DRF app: DRF's
 /// defaults miss every guarantee a Rails-style resources file relies on; the server recipe

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Testing
 import OfflineStorePlatform
+import OfflineStoreTestPlatform
 @testable import OfflineStore
 
 /// A store on a full disk refuses the write that does not fit with a clear, typed error,

@@ -1,6 +1,7 @@
 import Foundation
 import OfflineStore
 import OfflineStorePlatform
+import OfflineStoreTestPlatform
 import Testing
 
 /// A successful HTTPS request and sync, with certificate verification on: the `offline-store`

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import OfflineStorePlatform
+import OfflineStoreTestPlatform
 
 /// Many processes on one store file while the process that holds the sync is killed with
 /// SIGKILL, again and again: an immediate `offline-store` editor, a deferred editor (this

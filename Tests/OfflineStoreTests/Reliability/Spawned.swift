@@ -1,5 +1,6 @@
 import Foundation
 import OfflineStorePlatform
+import OfflineStoreTestPlatform
 
 /// A child process started and reaped through the platform layer's `Subprocess`
 /// (`posix_spawn` and `waitpid`, not Foundation's `Process`: on Linux, `Process` reaps

@@ -1,5 +1,6 @@
 import Foundation
 import OfflineStorePlatform
+import OfflineStoreTestPlatform
 
 /// Starts a child process through the platform layer's `Subprocess` (`posix_spawn`,
 /// not Foundation's `Process`, whose Linux spawn crashed the test process; see there):

@@ -1,6 +1,7 @@
 import Foundation
 import OfflineStore
 import OfflineStorePlatform
+import OfflineStoreTestPlatform
 import Testing
 
 /// The real Kinto the test suite runs against, and scripted doubles for what it cannot do.

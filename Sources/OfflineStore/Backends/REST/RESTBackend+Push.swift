@@ -137,7 +137,7 @@ extension RESTBackend {
     }
 
     /// GETs the member; nil when the server has no such (live) record.
-    func read(_ id: String, resource: RESTResource, what: String) async throws -> (record: JSONValue?, version: String?)? {
+    package func read(_ id: String, resource: RESTResource, what: String) async throws -> (record: JSONValue?, version: String?)? {
         let path = try RESTRoutes(resource: resource).flatMemberPath(id: id)
         let reply = try await send("GET", try url(path), what: "\(what): reading the server's copy")
         if reply.status == 404 || reply.status == 410 { return nil }

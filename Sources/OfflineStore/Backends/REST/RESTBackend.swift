@@ -84,7 +84,7 @@ public final class RESTBackend: Backend, Sendable {
     }
 
     /// The resource of a collection.
-    func resource(_ collection: String) throws -> RESTResource {
+    package func resource(_ collection: String) throws -> RESTResource {
         guard let resource = configuration.resources[collection] else {
             throw OfflineStoreError(.configuration, "collection \"\(collection)\" has no REST resource configured")
         }

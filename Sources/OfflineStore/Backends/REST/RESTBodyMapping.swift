@@ -1,10 +1,13 @@
 /// Local objects ⇄ server records for one resource: key style and renames, never-sent
 /// fields, field hooks, wrapping, ids and versions (pure, no I/O).
-struct RESTBodyMapping: Sendable {
+package struct RESTBodyMapping: Sendable {
     let resource: RESTResource
 
+    /// The mapping of `resource`.
+    package init(resource: RESTResource) { self.resource = resource }
+
     /// The remote name of a local field.
-    func remoteName(_ local: String) -> String {
+    package func remoteName(_ local: String) -> String {
         if let renamed = resource.renames[local] { return renamed }
         switch resource.keyStyle {
         case .identity: return local
@@ -13,7 +16,7 @@ struct RESTBodyMapping: Sendable {
     }
 
     /// The local name of a remote field.
-    func localName(_ remote: String) -> String {
+    package func localName(_ remote: String) -> String {
         if let local = resource.renames.first(where: { $0.value == remote })?.key { return local }
         switch resource.keyStyle {
         case .identity: return remote
@@ -22,7 +25,7 @@ struct RESTBodyMapping: Sendable {
     }
 
     /// Remote fields that never go to the server (blob routes' server fields included).
-    var serverOwned: Set<String> {
+    package var serverOwned: Set<String> {
         var owned = resource.neverSent
         owned.insert("id")
         if let v = resource.versionField { owned.insert(v) }

@@ -16,9 +16,4 @@ enum KeyPathText {
         }
         return result.replacing(#/ ?0x[0-9a-fA-F]+/#, with: "")
     }
-
-    /// Whether the description names a computed property without its name.
-    static func isUnnamedComputed(_ keyPath: AnyKeyPath) -> Bool {
-        String(describing: keyPath).contains("<computed ")
-    }
 }

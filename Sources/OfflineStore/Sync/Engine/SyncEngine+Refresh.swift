@@ -217,11 +217,6 @@ extension SyncEngine {
         return page
     }
 
-    /// The stored pull cursor of a collection (the reset tests read it).
-    func storedCursor(of collection: String) throws -> String? {
-        try read("reading the cursor of \(collection)") { db in try CollectionsTable.cursor(of: collection, in: db) }
-    }
-
     /// Reports a pulled page of `count` changes (`total`: the server's announced total, if any).
     func reportPullProgress(_ collection: String, count: Int, total: Int?, context: SyncContext) {
         guard let counter = context.progress else { return }

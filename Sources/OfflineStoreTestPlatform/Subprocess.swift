@@ -1,5 +1,6 @@
 #if os(macOS) || os(Linux)
 import Foundation
+import OfflineStorePlatform
 #if canImport(Darwin)
 import Darwin
 #elseif canImport(Glibc)

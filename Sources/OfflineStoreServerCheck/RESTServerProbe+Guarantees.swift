@@ -1,3 +1,5 @@
+import OfflineStore
+
 /// The probes of each guarantee (``RESTServerCheck/Guarantee``).
 extension RESTServerProbe {
     /// A pull through every page: each id once (true for a tombstone), how many pages and

@@ -1,4 +1,5 @@
 import Foundation
+import OfflineStorePlatform
 #if canImport(Darwin)
 import Darwin
 #elseif canImport(Glibc)

@@ -1,3 +1,5 @@
+import OfflineStore
+
 /// What ``RESTBackend/checkServer(collections:samples:)`` found: for each resource, whether
 /// each guarantee the store may rely on holds on the server, whether this resource
 /// description relies on it, and what to change when it does not hold.

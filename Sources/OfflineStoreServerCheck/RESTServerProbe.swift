@@ -1,4 +1,5 @@
 import Foundation
+import OfflineStore
 
 extension RESTBackend {
     /// Checks, resource by resource, the guarantees sync relies on, with scratch records it
@@ -64,9 +65,9 @@ struct RESTServerProbe {
 
     private func probe(sample: JSONValue?, made: inout [Scratch], rows: inout [RESTServerCheck.Row]) async throws {
         let fields = try await scratchFields(sample)
-        let older = try await create(fields, key: "offline-store-check-" + UUID().lowercaseString)
+        let older = try await create(fields, key: "offline-store-check-" + UUID().uuidString.lowercased())
         made.append(older)
-        let key = "offline-store-check-" + UUID().lowercaseString
+        let key = "offline-store-check-" + UUID().uuidString.lowercased()
         var probe = try await create(fields, key: key)
         made.append(probe)
         rows.append(try await replay(fields, key: key, first: probe, made: &made))
@@ -102,7 +103,7 @@ struct RESTServerProbe {
 
     func create(_ fields: [String: JSONValue], key: String, resend: Bool = false) async throws -> Scratch {
         var data = fields
-        let id = "check-" + UUID().lowercaseString
+        let id = "check-" + UUID().uuidString.lowercased()
         data["id"] = .string(id)
         var operation = PushOperation(id: id, kind: .create, data: .object(data), baseVersion: nil, idempotencyKey: key)
         operation.isResend = resend
@@ -142,7 +143,7 @@ struct RESTServerProbe {
     private func update(_ scratch: Scratch, base: String?, freshly: Bool) async throws -> Scratch {
         let copy = try varied(scratch.record)
         let operation = PushOperation(id: scratch.id, kind: .update, data: copy, baseVersion: base,
-                                      idempotencyKey: UUID().lowercaseString)
+                                      idempotencyKey: UUID().uuidString.lowercased())
         switch try await backend.push([operation], collection: collection).first {
         case .applied(let record, let version)?:
             let now = record ?? copy
@@ -156,7 +157,7 @@ struct RESTServerProbe {
 
     private func delete(_ scratch: Scratch, base: String? = nil) async throws -> PushOutcome? {
         let operation = PushOperation(id: scratch.id, kind: .delete, data: nil, baseVersion: base ?? scratch.version,
-                                      idempotencyKey: UUID().lowercaseString)
+                                      idempotencyKey: UUID().uuidString.lowercased())
         return try await backend.push([operation], collection: collection).first
     }
 
