@@ -1,6 +1,6 @@
 import Foundation
 import OfflineStore
-import OfflineStoreTesting
+@testable import OfflineStoreTesting
 import Testing
 
 /// The deterministic simulator (`Simulation`, Docs/Reliability.md): seeded runs of several
@@ -37,6 +37,33 @@ struct SimulationTests {
         #expect(failures.isEmpty, "\(failures.joined(separator: "\n"))")
         // The model bites: the network misbehaves in every way it can, and processes die.
         #expect(total.lateDeliveries > 0 && total.duplicates > 0 && total.drops > 0 && total.timeouts > 0 && total.kills > 0)
+    }
+
+    /// Each client keeps the function that opens its next process: it once held the run
+    /// strongly, and the run holds its clients, so no run and none of its stores was ever
+    /// freed (found by the address sanitizer's leak check, Docs/Reliability.md).
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    @Test("a run lets go of itself and of its stores once it ended", .timeLimit(.minutes(5)))
+    func aRunIsFreedWithItsStores() {
+        weak var run: SimulationRun?
+        var stores: [Weak<ObjectStore>] = []
+        do {
+            var configuration = Simulation.Configuration()
+            configuration.killWeight = 10
+            let ended = SimulationRun(seed: 7, configuration: configuration)
+            let result = ended.run()
+            #expect(result.statistics.kills > 0, "the run reopened stores")
+            run = ended
+            stores = ended.clients.map { Weak($0.store) }
+        }
+        #expect(run == nil, "the run is freed")
+        #expect(stores.allSatisfy { $0.value == nil }, "its last stores are freed")
+    }
+
+    /// A weak reference, to keep a list of them.
+    struct Weak<Object: AnyObject> {
+        weak var value: Object?
+        init(_ value: Object) { self.value = value }
     }
 
     @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
