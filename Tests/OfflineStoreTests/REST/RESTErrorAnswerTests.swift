@@ -60,6 +60,15 @@ struct RESTErrorAnswerTests {
         }
     }
 
+    /// A title shortened to 200 characters ends on a word, not on the space after it (found by
+    /// the rest-headers fuzz target).
+    @Test func aLongHTMLTitleIsShortenedWithoutATrailingSpace() {
+        let title = String(repeating: "a", count: 199) + " tail of a long title"
+        let page = HTTPResponse(status: 502, headers: ["Content-Type": "text/html"],
+                                body: Data("<html><title>\(title)</title></html>".utf8))
+        #expect(RESTReply(page).htmlTitle == String(repeating: "a", count: 199))
+    }
+
     @Test func a500IsRetriedUntilTheThirdSendAndAPermanentOneIsRejectedAtOnce() async throws {
         let outcomes = try await Self.backend([Self.django500, Self.django500]).push([Self.create(attempt: 1)], collection: "tasks")
         #expect(outcomes == [.retry(status: 500, message: "create of tasks/tmp: HTTP 500 \"Server Error (500)\"", retryAfter: nil)])
