@@ -47,7 +47,10 @@ func fail(_ message: String, status: Int32 = 1) -> Never {
 
 let arguments = CommandLine.arguments
 if arguments.count > 1, arguments[1] == "migrate" { MigrationRun.run(Array(arguments.dropFirst(2))) }
-if arguments.count > 1, arguments[1] == "lifecycle" { await LifecycleRun.run(Array(arguments.dropFirst(2))) }
+if arguments.count > 1, arguments[1] == "lifecycle" {
+    await LifecycleRun.run(Array(arguments.dropFirst(2)))
+    exit(0)
+}
 guard arguments.count >= 4, let seed = UInt64(arguments[2]), let firstValue = Int64(arguments[3]) else {
     fail("usage: crash-writer <store-path> <seed> <first-value> [<max-edits>]", status: 64)
 }

@@ -18,6 +18,8 @@ final class ExternalChangeWatcher: @unchecked Sendable {
     private let lock = NSLock()
     private var observers = 0
     private var task: Task<Void, Never>?
+    /// The last polling task cancelled, which ends at its next wake-up (``stopped()``).
+    private var cancelled: Task<Void, Never>?
     /// The data version last seen (at the store's open, then by each poll), kept between
     /// polling sessions: a commit made just before a session's first poll is not missed.
     private var seen: Int?
@@ -36,7 +38,10 @@ final class ExternalChangeWatcher: @unchecked Sendable {
         defer { lock.unlock() }
         observers += 1
         guard observers == 1 else { return }
-        task = Task.detached { [self] in await poll(store, every: interval, logger: logger) }
+        // The store held weakly: a cancelled task ends at its next wake-up, which must not
+        // keep a closed and released store alive until then.
+        let current: @Sendable () -> LocalStore? = { [weak store] in store }
+        task = Task.detached { [self] in await poll(every: interval, logger: logger, store: current) }
     }
 
     /// One observation ended; the last one stops the polling task.
@@ -47,7 +52,19 @@ final class ExternalChangeWatcher: @unchecked Sendable {
         observers = max(0, observers - 1)
         guard observers == 0 else { return }
         task?.cancel()
+        if let task { cancelled = task }
         task = nil
+    }
+
+    /// Returns once the polling task has ended: at once when none ran, else when the last
+    /// one cancelled (the last observation ended) or still running stops.
+    func stopped() async {
+        let last: Task<Void, Never>? = {
+            lock.lock()
+            defer { lock.unlock() }
+            return task ?? cancelled
+        }()
+        await last?.value
     }
 
     /// Whether the polling task runs (for tests).
@@ -57,15 +74,17 @@ final class ExternalChangeWatcher: @unchecked Sendable {
         return task != nil
     }
 
-    private func poll(_ store: LocalStore, every interval: Duration, logger: @Sendable (String) -> Void) async {
+    private func poll(every interval: Duration, logger: @Sendable (String) -> Void,
+                      store: @Sendable () -> LocalStore?) async {
         do {
-            if lastSeen == nil { setSeen(try await store.writerDataVersion()) }
+            if lastSeen == nil, let local = store() { setSeen(try await local.writerDataVersion()) }
             while true {
                 try await Task.sleep(for: interval)
-                let now = try await store.writerDataVersion()
+                guard let local = store() else { return }
+                let now = try await local.writerDataVersion()
                 guard now != lastSeen else { continue }
                 setSeen(now)
-                try await store.announceExternalCommit()
+                try await local.announceExternalCommit()
             }
         } catch is CancellationError {
             return

@@ -12,9 +12,11 @@ extension LocalStore {
                                               _ fetch: @escaping @Sendable (Database) throws -> Value)
         -> StoreObservation<Value> {
         if objects { installChangeLog() }
-        let store = self
-        let guarded: @Sendable (Database) throws -> Value = { db in
-            guard !store.isClosed else { throw OfflineStoreError(.closed, "the store was closed") }
+        // GRDB releases an ended observation's closures on its own queue, some time after the
+        // sequence ended: held weakly, the store does not wait for that to be freed. The
+        // sequence's iterator holds the store while the app iterates.
+        let guarded: @Sendable (Database) throws -> Value = { [weak self] db in
+            guard let self, !self.isClosed else { throw OfflineStoreError(.closed, "the store was closed") }
             return try fetch(db)
         }
         return StoreObservation(values: counted(ValueObservation.tracking(guarded).removeDuplicates()).values(in: writer),
@@ -35,20 +37,21 @@ extension LocalStore {
     /// again when another process commits to the store's file.
     private func counted<Reducer: ValueReducer>(_ observation: ValueObservation<Reducer>)
         -> ValueObservation<ValueReducers.Trace<Reducer>> {
-        let observers = observers, store = self
-        return observation.handleEvents(
-            willStart: {
+        // Weakly, as in observe(readingObjects:_:): once the store is gone there is nothing to count.
+        observation.handleEvents(
+            willStart: { [weak self] in
+                guard let self else { return }
                 observers.valueObservers.withLock { $0 += 1 }
-                store.externalChangeWatchStarted()
+                externalChangeWatchStarted()
             },
-            didFail: { _ in
-                observers.valueObservers.withLock { $0 -= 1 }
-                store.externalChangeWatchEnded()
-            },
-            didCancel: {
-                observers.valueObservers.withLock { $0 -= 1 }
-                store.externalChangeWatchEnded()
-            })
+            didFail: { [weak self] _ in self?.observationEnded() },
+            didCancel: { [weak self] in self?.observationEnded() })
+    }
+
+    /// A value observation ended (failed, or its consumer stopped iterating).
+    private func observationEnded() {
+        observers.valueObservers.withLock { $0 -= 1 }
+        externalChangeWatchEnded()
     }
 
     /// How often other processes' commits are looked for; nil for an in-memory store, which no other process opens.

@@ -73,13 +73,16 @@ final class SimulationRun: @unchecked Sendable {
         return SimulationResult(seed: seed, trace: trace, violations: violations, statistics: statistics)
     }
 
+    /// Opens each client's first process. A client keeps its `open` for the next ones; it
+    /// holds the run unowned, since the run holds its clients (a strong capture kept every
+    /// run, and every store it opened, alive until the process ended).
     private func openClients() throws {
         let base = SimulatedClient.configuration(base: configuration.store, date: date)
         scopes = (0..<configuration.clients).map { configuration.scopes[$0 % configuration.scopes.count] }
         for index in 0..<configuration.clients {
             let policy = configuration.policies[index % configuration.policies.count]
             clients.append(try SimulatedClient(index: index, directory: directory, policy: policy,
-                                                    privateIDs: configuration.privateIDs) { [self] path, client in
+                                                    privateIDs: configuration.privateIDs) { [unowned self] path, client in
                 let incarnation = nextIncarnation
                 nextIncarnation += 1
                 network.open(incarnation: incarnation, client: client)

@@ -1,6 +1,6 @@
 import Foundation
 import OfflineStore
-import OfflineStoreTesting
+@testable import OfflineStoreTesting
 import Testing
 
 /// The deterministic simulator (`Simulation`, Docs/Reliability.md): seeded runs of several
@@ -37,6 +37,42 @@ struct SimulationTests {
         #expect(failures.isEmpty, "\(failures.joined(separator: "\n"))")
         // The model bites: the network misbehaves in every way it can, and processes die.
         #expect(total.lateDeliveries > 0 && total.duplicates > 0 && total.drops > 0 && total.timeouts > 0 && total.kills > 0)
+    }
+
+    /// Each client keeps the function that opens its next process: it once held the run
+    /// strongly, and the run holds its clients, so no run and none of its stores was ever
+    /// freed (found by the address sanitizer's leak check, Docs/Reliability.md).
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    @Test("a run lets go of itself and of its stores once it ended", .timeLimit(.minutes(5)))
+    func aRunIsFreedWithItsStores() async {
+        // On a thread of its own, as `Simulation.run(seed:)` runs one: a run blocks its thread
+        // to the end, and on one of the tests' cooperative threads it starved the tasks of
+        // other tests (and its own stores') on a 2-core machine.
+        let ended = await withCheckedContinuation { continuation in
+            let thread = Thread { continuation.resume(returning: Self.runAndLetGo()) }
+            thread.stackSize = 8 << 20
+            thread.start()
+        }
+        #expect(ended.kills > 0, "the run reopened stores")
+        #expect(ended.run.value == nil, "the run is freed")
+        #expect(ended.stores.allSatisfy { $0.value == nil }, "its last stores are freed")
+    }
+
+    /// Runs seed 7 with many kills and returns weak references to the run and its last
+    /// stores, taken before the run's last strong reference (this function's) goes.
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    private static func runAndLetGo() -> (run: Weak<SimulationRun>, stores: [Weak<ObjectStore>], kills: Int) {
+        var configuration = Simulation.Configuration()
+        configuration.killWeight = 10
+        let run = SimulationRun(seed: 7, configuration: configuration)
+        let result = run.run()
+        return (Weak(run), run.clients.map { Weak($0.store) }, result.statistics.kills)
+    }
+
+    /// A weak reference, to keep a list of them.
+    struct Weak<Object: AnyObject & Sendable>: Sendable {
+        weak var value: Object?
+        init(_ value: Object) { self.value = value }
     }
 
     @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)

@@ -84,8 +84,10 @@ struct MemoryHarness: SyncHarness {
     }
     func loseNextPushResponse() { memory.inject(.appliedButResponseLost.only(.push)) }
     func beforeNextPush(_ hook: @escaping @Sendable () async -> Void) {
-        let once = OnceFlag()
-        memory.onPush = { _ in if once.take() { await hook() } }
+        // Handed out once and dropped: a hook captures the store, whose backend holds
+        // `onPush`, so a hook kept after its push would keep the store alive for good.
+        let pending = Locked<(@Sendable () async -> Void)?>(hook)
+        memory.onPush = { _ in await pending.withLock { h in defer { h = nil }; return h }?() }
     }
     func beforeSecondPage(_ hook: @escaping @Sendable () async -> Void) {
         hooked.beforeNextPage(hook)

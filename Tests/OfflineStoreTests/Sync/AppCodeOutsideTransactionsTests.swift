@@ -23,6 +23,9 @@ struct AppCodeOutsideTransactionsTests {
         let backend = InMemoryBackend()
         try await withTemporaryStore(configuration: configuration, backend: backend, collections: [collection]) { store in
             box.store.withLock { $0 = store }
+            // The store's configuration holds the callbacks, which hold the box: emptied, it
+            // lets the store go when the test ends.
+            defer { box.store.withLock { $0 = nil } }
             try await body(store, backend)
         }
     }
@@ -66,6 +69,7 @@ struct AppCodeOutsideTransactionsTests {
         }
         try await Self.withStoreReachableFromCallbacks({ _, _ in }, collection: CollectionDescriptor("todos", conflictPolicy: .custom(resolver))) { store, backend in
             box.store.withLock { $0 = store }
+            defer { box.store.withLock { $0 = nil } }   // the resolver, kept by the store, holds the box
             let report = try await Self.flushIntoAConflictOnA(store, backend)
             #expect(report.conflictsDetected == 1 && report.conflictsResolved == 1, "\(report)")
             #expect(try store.metadata(forKey: "resolved")?.hasPrefix("a at ") == true)
@@ -87,6 +91,7 @@ struct AppCodeOutsideTransactionsTests {
         }
         try await Self.withStoreReachableFromCallbacks({ _, _ in }, collection: CollectionDescriptor("todos", conflictPolicy: .custom(resolver))) { store, backend in
             box.store.withLock { $0 = store }
+            defer { box.store.withLock { $0 = nil } }   // the resolver, kept by the store, holds the box
             let report = try await Self.flushIntoAConflictOnA(store, backend)
             #expect(report.conflictsDetected == 1 && report.conflictsResolved == 0, "\(report)")
             #expect(try store.conflicts().map(\.id) == ["a"], "the conflict stays for the app")

@@ -192,8 +192,8 @@ import Testing
     @Test func onPushRunsBeforeTheOperationsAreApplied() async throws {
         let backend = PushFixture.backend()
         let seen = Locked<[String]>([])
-        backend.onPush = { [backend] operations in
-            let present = backend.serverRecord(collection: "todos", id: "a") != nil
+        backend.onPush = { [weak backend] operations in  // weak: the backend holds its hook
+            let present = backend?.serverRecord(collection: "todos", id: "a") != nil
             seen.withLock { $0 += operations.map { "\($0.id) present=\(present)" } }
         }
         _ = try await backend.push([PushFixture.create("a", [:])], collection: "todos")

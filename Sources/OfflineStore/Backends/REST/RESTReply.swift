@@ -92,7 +92,8 @@ package struct RESTReply: Sendable {
             let words = text[close.upperBound..<end.lowerBound].split(whereSeparator: \.isWhitespace).joined(separator: " ")
             let title = [("&lt;", "<"), ("&gt;", ">"), ("&quot;", "\""), ("&#39;", "'"), ("&#x27;", "'"), ("&amp;", "&")]
                 .reduce(words) { $0.replacingOccurrences(of: $1.0, with: $1.1) }
-            if !title.isEmpty { return String(title.prefix(200)) }
+            // Shortened, it may end on the space between two words.
+            if !title.isEmpty { return String(title.prefix(200)).trimmingCharacters(in: .whitespaces) }
         }
         return nil
     }
