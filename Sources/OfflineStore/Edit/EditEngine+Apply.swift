@@ -17,7 +17,7 @@ extension EditEngine {
                 try latch.check()
                 return try applyWithinSizeLimit(edit, to: collection, in: db, latch: latch)
             case .savepoint:
-                return try EditSavepoint.run(db, on: writerStatements) {
+                return try local.inEditSavepoint(db) {
                     try applyWithinSizeLimit(edit, to: collection, in: db, latch: nil)
                 }
             }
@@ -55,9 +55,9 @@ extension EditEngine {
         object.deriveState()
         // Every check is done: from here on only SQLite (or an injected fault) can fail.
         return try guarding(latch) {
-            guard try object.insertIfNew(db, on: writerStatements) else { return nil }
+            guard try local.insertIfNew(object, in: db) else { return nil }
             try configuration.faults.afterObjectWrite?(collection.name, id)
-            try QueueStep.record(.append, of: object, kind: .create, now: now, in: db, on: writerStatements)
+            try QueueStep.record(.append, of: object, kind: .create, now: now, in: db, local: local)
             return object.local
         }
     }
@@ -77,7 +77,7 @@ extension EditEngine {
            let created = try createIfNew(value, id: id, in: collection, now: now, db: db, latch: latch) {
             return created
         }
-        let row = try ObjectRow.fetch(db, collection: collection.name, id: id, on: writerStatements)
+        let row = try local.row(db, collection: collection.name, id: id)
 
         // The new effective value, or nil for a delete.
         let newValue: [String: JSONValue]?
@@ -122,7 +122,8 @@ extension EditEngine {
         // orphans, which the resets remove: ObjectKeyedTables), so a new object's edit is appended
         // without probing the queue: one index probe per create instead of two.
         let step = row == nil ? QueueStep.append
-            : try QueueStep.decide(db, collection: collection.name, id: id, kind: kind, on: writerStatements)
+            : try QueueStep.decide(after: local.lastQueueEntry(db, collection: collection.name, id: id),
+                                   collection: collection.name, id: id, kind: kind)
 
         // A create over a local tombstone is queued as a create: coalesced with the
         // pending delete it becomes an update (delete + create → update).
@@ -133,9 +134,9 @@ extension EditEngine {
 
         // Every check is done: from here on only SQLite (or an injected fault) can fail.
         return try guarding(latch) {
-            try object.save(db, on: writerStatements)
+            try local.save(object, in: db)
             try configuration.faults.afterObjectWrite?(collection.name, id)
-            try QueueStep.record(step, of: object, kind: kind, now: now, in: db, on: writerStatements)
+            try QueueStep.record(step, of: object, kind: kind, now: now, in: db, local: local)
             if step.cancels, object.persistent == nil, object.serverVersion == nil,
                try QueueTable.latest(db, collection: collection.name, id: id) == nil {
                 try object.delete(db)
@@ -156,7 +157,7 @@ extension EditEngine {
         }
         object.persistent = .object(value)
         object.state = .synced
-        try object.save(db, on: writerStatements)
+        try local.save(object, in: db)
         try configuration.faults.afterObjectWrite?(collection, id)
         return object.publicObject.value
     }

@@ -33,9 +33,6 @@ final class EditEngine: Sendable {
         backend = sync.attachedBackend
     }
 
-    /// The local edit path's prepared statements.
-    var writerStatements: WriterStatements { local.writerStatements }
-
     /// The update policy in force for a collection, given an optional per-call override.
     func effectiveUpdatePolicy(_ collection: CollectionDescriptor, override: UpdatePolicy?) -> UpdatePolicy {
         override ?? collection.updatePolicy ?? configuration.updatePolicy

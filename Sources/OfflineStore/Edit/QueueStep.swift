@@ -14,21 +14,20 @@ enum QueueStep {
     /// Whether the edit cancels the object's pending create.
     var cancels: Bool { if case .cancel = self { true } else { false } }
 
-    /// Decides how an edit of `collection/id` of `kind` enters the queue: coalesced into the
-    /// object's last entry when it is pending and was never sent, else appended. Reads only,
-    /// so an edit's every check is done before its first write.
+    /// Decides how an edit of `collection/id` of `kind` enters the queue, given the object's
+    /// last entry (``LocalStore/lastQueueEntry(_:collection:id:)``): coalesced into it when it
+    /// is pending and was never sent, else appended. Pure, so an edit's every check is done
+    /// before its first write.
     ///
     /// An entry that was sent once (in flight, or back to pending after a lost answer)
     /// may already be applied on the server: it is resent exactly as it was, so the
     /// server's precondition answer can prove it was our own write.
-    /// `writer` is the store's writer cache on the local edit path.
     ///
     /// - Throws: ``OfflineStoreError/Code/invalidOperation`` for a pair of kinds that a
     ///   consistent object history cannot produce.
-    static func decide(_ db: Database, collection: String, id: String, kind: QueueEntry.Kind,
-                          on writer: WriterStatements? = nil) throws -> QueueStep {
-        guard let last = try lastEntry(db, collection: collection, id: id, on: writer),
-              last.state == .pending, last.attempts == 0 else { return .append }
+    static func decide(after last: QueueTable.LastEntry?, collection: String, id: String,
+                       kind: QueueEntry.Kind) throws -> QueueStep {
+        guard let last, last.state == .pending, last.attempts == 0 else { return .append }
         switch Coalescing.combine(pending: last.kind, with: kind) {
         case .merge(let merged)?: return .merge(seq: last.seq, from: last.kind, into: merged)
         case .cancel?: return .cancel(seq: last.seq)
@@ -40,32 +39,15 @@ enum QueueStep {
 
     /// Writes a ``QueueStep`` for the edit just saved in `row`.
     static func record(_ step: QueueStep, of row: ObjectRow, kind: QueueEntry.Kind, now: Date,
-                       in db: Database, on writer: WriterStatements? = nil) throws {
+                       in db: Database, local: LocalStore) throws {
         switch step {
         case .append:
-            try QueueTable.append(db, collection: row.collection, id: row.id, kind: kind, baseVersion: row.baseVersion,
-                                  now: now, on: writer)
+            try local.appendQueueEntry(db, collection: row.collection, id: row.id, kind: kind, baseVersion: row.baseVersion,
+                                       now: now)
         case .merge(let seq, let from, let merged):
             if merged != from { try QueueTable.setKind(db, seq: seq, kind: merged) }
         case .cancel(let seq):
             try QueueTable.remove(db, seq: seq)
         }
-    }
-
-    /// What coalescing needs of the object's last entry, read by column index: a full
-    /// ``QueueEntry`` (13 columns, names looked up, dates built) cost a sixth of a bulk edit;
-    /// ``HotStatement`` steps it without GRDB's `Row`.
-    private static func lastEntry(_ db: Database, collection: String, id: String, on writer: WriterStatements?)
-        throws -> (seq: Int64, kind: QueueEntry.Kind, state: QueueEntry.State, attempts: Int)? {
-        let statement = try HotStatement.read(db, .lastQueueEntry, on: writer)
-        try statement.bind(1, collection)
-        try statement.bind(2, id)
-        guard let (seq, kindName, stateName, attempts) = try statement.first({ row in
-            (row.int(0), row.text(1) ?? "", row.text(2) ?? "", Int(row.int(3)))
-        }) else { return nil }
-        guard let kind = QueueEntry.Kind(rawValue: kindName), let state = QueueEntry.State(rawValue: stateName) else {
-            throw OfflineStoreError(.corrupted, "queue entry \(seq) has an unknown kind or state")
-        }
-        return (seq, kind, state, attempts)
     }
 }

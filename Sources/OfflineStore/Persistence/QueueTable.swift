@@ -76,6 +76,32 @@ enum QueueTable {
         return try Row.fetchOne(statement, arguments: [collection, id]).map(entry)
     }
 
+    /// What coalescing needs of an object's last entry (``lastEntry(_:collection:id:on:)``).
+    struct LastEntry: Sendable, Equatable {
+        var seq: Int64
+        var kind: QueueEntry.Kind
+        var state: QueueEntry.State
+        var attempts: Int
+    }
+
+    /// The object's last entry as coalescing needs it, read by column index: a full
+    /// ``QueueEntry`` (13 columns, names looked up, dates built) cost a sixth of a bulk edit;
+    /// ``HotStatement`` steps it without GRDB's `Row`.
+    ///
+    /// - Throws: ``OfflineStoreError/Code/corrupted`` for an entry of an unknown kind or state.
+    static func lastEntry(_ db: Database, collection: String, id: String, on writer: WriterStatements?) throws -> LastEntry? {
+        let statement = try HotStatement.read(db, .lastQueueEntry, on: writer)
+        try statement.bind(1, collection)
+        try statement.bind(2, id)
+        guard let (seq, kindName, stateName, attempts) = try statement.first({ row in
+            (row.int(0), row.text(1) ?? "", row.text(2) ?? "", Int(row.int(3)))
+        }) else { return nil }
+        guard let kind = QueueEntry.Kind(rawValue: kindName), let state = QueueEntry.State(rawValue: stateName) else {
+            throw OfflineStoreError(.corrupted, "queue entry \(seq) has an unknown kind or state")
+        }
+        return LastEntry(seq: seq, kind: kind, state: state, attempts: attempts)
+    }
+
     @discardableResult
     static func append(_ db: Database, collection: String, id: String, kind: QueueEntry.Kind,
                        baseVersion: String?, now: Date, on writer: WriterStatements? = nil) throws -> Int64 {

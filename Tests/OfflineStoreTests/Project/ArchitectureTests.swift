@@ -30,6 +30,19 @@ struct ArchitectureTests {
         #expect(offenders.isEmpty, "SQL outside Sources/OfflineStore/Persistence: \(offenders)")
     }
 
+    /// Marks of a prepared statement of the persistence layer: the writer's own statements,
+    /// and binding parameters or reading columns by index.
+    static let statementMarks = ["writerStatements", "WriterStatements", "HotStatement", ".bind(", "sqlite3_"]
+
+    @Test func statementsNeverLeaveThePersistenceLayer() throws {
+        let files = try Self.files()
+        let offenders = files.filter { !$0.path.hasPrefix("Persistence/") }
+            .filter { file in Self.statementMarks.contains { Self.withoutComments(file.text).contains($0) } }.map(\.path)
+        #expect(offenders.isEmpty, "a statement, its binding or its columns outside Sources/OfflineStore/Persistence: \(offenders)")
+        #expect(files.contains { $0.path.hasPrefix("Persistence/") && $0.text.contains("writerStatements") },
+                "the check looks for what the persistence layer names")
+    }
+
     @Test func theRulesArePureValues() throws {
         let rules = try Self.files().filter { $0.path.hasPrefix("Sync/Rules/") }
         #expect(rules.count >= 6)
@@ -53,7 +66,9 @@ struct ArchitectureTests {
         // the engine and the local store by what they do.
         // The sync engine is split by step (flush, push answers, refresh, pulled changes, lost answers, re-keying,
         // conflicts, fetch, blobs, collection access) and by what it orchestrates (runs, resets, scopes).
-        let limits = ["ObjectStore": 14, "SyncEngine": 14, "LocalStore": 6]
+        // The local store: its connections, blobs, change log, observation, eviction, size, and the
+        // writes the engines name by intention on the writer's statements.
+        let limits = ["ObjectStore": 14, "SyncEngine": 14, "LocalStore": 7]
         for (type, paths) in filesPerType {
             let limit = limits[type] ?? 10
             #expect(paths.count <= limit, "\(type) is extended from \(paths.count) files: \(paths.sorted())")

@@ -56,15 +56,15 @@ extension SyncEngine {
     func applyRemoteChange(_ change: RemoteChange, to collection: CollectionDescriptor,
                            report: inout SyncReport, notices: inout AppNotices, in db: Database) throws {
         if let text = change.canonicalText,
-           try ObjectRow.insertServerCopyIfNew(db, collection: collection.name, id: change.id, text: text,
-                                               version: change.version, on: local.writerStatements) {
+           try local.insertServerCopyIfNew(db, collection: collection.name, id: change.id, text: text,
+                                           version: change.version) {
             // A new object from checked canonical text holding its id (RemoteChange): stored as
             // it is, the row `.insert` below writes, without building a tree, and without probing
             // first (an existing row is left alone, and the rule below decides as before).
             report.pulled += 1
             return
         }
-        let existing = try ObjectRow.fetch(db, collection: collection.name, id: change.id, on: local.writerStatements)
+        let existing = try local.row(db, collection: collection.name, id: change.id)
         let record = try change.record.map { JSONValue.object(try ObjectValidation.members(of: $0, id: change.id)) }
         let rule = RemoteChangeRule.decide(existing, version: change.version, record: record)
         guard var row = existing else {
@@ -72,7 +72,7 @@ extension SyncEngine {
             var row = ObjectRow(collection: collection.name, id: change.id)
             row.persistent = record
             row.serverVersion = change.version
-            try row.save(db, on: local.writerStatements)
+            try local.save(row, in: db)
             report.pulled += 1
             return
         }
@@ -82,7 +82,7 @@ extension SyncEngine {
         report.pulled += 1
         switch rule {
         case .insert, .ignore, .replace, .storeServerCopy:
-            try row.save(db, on: local.writerStatements)
+            try local.save(row, in: db)
         case .delete:
             try row.delete(db)
         case .meetLocalEdit(let tombstoneAgrees):
@@ -96,7 +96,7 @@ extension SyncEngine {
                     // server copy (e.g. re-created after our own delete whose answer was lost): the
                     // edit stays queued and nothing conflicts (the resent delete gets 404, the create
                     // `If-None-Match: *` succeeds over a tombstone).
-                    try row.save(db, on: local.writerStatements)
+                    try local.save(row, in: db)
                     return
                 case .lateDeliveryConflict:
                     if try settleLateDeliveryConflict(row, report: &report, notices: &notices, in: db) { return }

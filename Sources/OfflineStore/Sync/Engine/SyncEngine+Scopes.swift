@@ -12,7 +12,7 @@ extension SyncEngine {
         try checkBlobSupport(descriptor)
         let reasons = ChangeReasons()
         try local.write("registering collection \(descriptor.name)", origin: .server, reasons: reasons) { db in
-            let stored = try CollectionsTable.save(descriptor, in: db, statements: local.writerStatements)
+            let stored = try local.saveDescriptor(descriptor, in: db)
             // A newer schema version migrates the stored copies here, in this transaction; an older one is refused.
             try CollectionVersions.register(descriptor, existed: stored != nil, in: db)
             let newScope = StoredDescriptor(descriptor).syncScope
