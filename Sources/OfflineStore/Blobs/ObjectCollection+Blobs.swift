@@ -75,8 +75,8 @@ extension ObjectCollection {
     /// - Throws: ``OfflineStoreError/Code/notFound`` when the blob did not fail.
     public func retryBlobUpload(_ id: String, field: String) throws {
         try OfflineStoreError.refusingEdit {
-            try store.local.write("retrying the blob \(field) of \(name)/\(id)") { db in
-                if try !BlobTable.retryFailedUpload(db, collection: name, id: id, field: field) { throw OfflineStoreError(.notFound, "object \(name)/\(id) has no failed blob in '\(field)'") }
+            guard try store.local.retryFailedBlobUpload(collection: name, id: id, field: field) else {
+                throw OfflineStoreError(.notFound, "object \(name)/\(id) has no failed blob in '\(field)'")
             }
         }
     }

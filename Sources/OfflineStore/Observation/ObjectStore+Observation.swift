@@ -92,7 +92,7 @@ extension ObjectStore {
 extension ObjectStore {
     /// The number of queue entries the server has not confirmed (pending, in flight or failed), as it changes.
     public func observePendingCount() -> StoreObservation<Int> {
-        local.observe(readingObjects: false) { db in try QueueTable.count(db) }
+        local.observeQueueCount()
     }
 }
 
@@ -109,8 +109,7 @@ extension ObjectCollection {
 
     /// One object with all its copies and flags (nil when absent), as it changes.
     public func observeObject(_ id: String) -> StoreObservation<StoredObject?> {
-        let name = self.name
-        return store.local.observe { db in try ObjectRow.fetch(db, collection: name, id: id)?.publicObject }
+        store.local.observeStoredObject(collection: name, id: id)
     }
 }
 

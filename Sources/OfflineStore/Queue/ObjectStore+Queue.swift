@@ -3,12 +3,12 @@ import Foundation
 extension ObjectStore {
     /// The queue's entries in FIFO order, optionally only one collection's or one object's.
     public func queueEntries(collection: String? = nil, id: String? = nil) throws -> [QueueEntry] {
-        try local.read("reading the queue") { db in try QueueTable.entries(db, .matching(collection: collection, id: id)) }
+        try local.queueEntries(.matching(collection: collection, id: id), "reading the queue")
     }
 
     /// How many entries the queue holds, optionally only those in one state.
     public func queueCount(state: QueueEntry.State? = nil) throws -> Int {
-        try local.read("counting the queue") { db in try QueueTable.count(db, state: state) }
+        try local.queueCount(state: state)
     }
 
     /// Whether anything in the store waits to be sent (or was rejected and waits for the app).
@@ -27,7 +27,7 @@ extension ObjectStore {
     ///
     /// Conflicts are stored, so they survive restarts until resolved.
     public func conflicts(in collection: String? = nil) throws -> [Conflict] {
-        try local.read("listing conflicts") { db in try ObjectRow.conflicted(db, in: collection) }.map(ConflictRule.conflict(of:))
+        try local.conflictedRows(in: collection).map(ConflictRule.conflict(of:))
     }
 
     /// Resolves a conflicted object: `.keepLocal` resends the local edit on the server's
@@ -64,7 +64,7 @@ extension ObjectStore {
     ///
     /// - Throws: a storage error.
     public func failedEntries(collection: String? = nil) throws -> [QueueEntry] {
-        try local.read("reading failed entries") { db in try QueueTable.entries(db, .failed(collection: collection)) }
+        try local.queueEntries(.failed(collection: collection), "reading failed entries")
     }
 
     /// Sends a rejected edit again with the next flush.
@@ -112,6 +112,6 @@ extension ObjectStore {
     ///
     /// - Throws: a storage error.
     public func heldBackEntries() throws -> [QueueEntry] {
-        try local.read("reading held-back entries") { db in try QueueTable.entries(db, .heldBack) }
+        try local.queueEntries(.heldBack, "reading held-back entries")
     }
 }

@@ -11,9 +11,7 @@ extension ObjectCollection {
 
     /// Whether the object is pinned.
     public func isPinned(_ id: String) throws -> Bool {
-        try store.local.read("reading \(name)/\(id)") { db in
-            try ObjectKeyedTables.isPinned(db, collection: name, id: id)
-        }
+        try store.local.isPinned(collection: name, id: id)
     }
 
     /// Records that the objects were used now, so eviction removes them last.
@@ -24,11 +22,8 @@ extension ObjectCollection {
 
     private func setPinned(_ id: String, _ pinned: Bool) throws {
         _ = try descriptor()
-        try store.local.write("pinning \(name)/\(id)") { db in
-            guard try ObjectRow.fetch(db, collection: name, id: id) != nil else {
-                throw OfflineStoreError(.notFound, "object \(name)/\(id) is not in the store")
-            }
-            try ObjectKeyedTables.setPinned(db, collection: name, id: id, pinned)
+        guard try store.local.setPinned(pinned, collection: name, id: id) else {
+            throw OfflineStoreError(.notFound, "object \(name)/\(id) is not in the store")
         }
     }
 }

@@ -1,4 +1,3 @@
-import GRDB
 
 extension ObjectCollection {
     /// How many objects of the collection are in each sync state, in one query.
@@ -14,6 +13,6 @@ extension ObjectCollection {
     /// - Throws: ``OfflineStoreError/Code/unknownCollection``; a storage error.
     public func stateCounts() throws -> [SyncState: Int] {
         _ = try descriptor()
-        return try store.local.read("counting \(name) by state") { db in try ObjectRow.stateCounts(db, in: name) }
+        return try store.local.stateCounts(in: name)
     }
 }

@@ -26,9 +26,7 @@ public struct ObjectCollection: Sendable {
     /// The object with all its copies and its sync state, or nil (a local delete is returned).
     public func object(_ id: String) throws -> StoredObject? {
         _ = try descriptor()
-        return try store.local.read("reading \(name)/\(id)") { db in
-            try ObjectRow.fetch(db, collection: name, id: id)?.publicObject
-        }
+        return try store.local.storedObject(collection: name, id: id)
     }
 
     /// The server's copy of the object (OMC `jsonObjectPersistentState`), or nil.
@@ -73,16 +71,12 @@ public struct ObjectCollection: Sendable {
 
     /// Whether the collection has edits the server has not confirmed.
     public func isChanged() throws -> Bool {
-        try store.local.read("reading \(name)") { db in
-            try QueueTable.hasEntries(db, collection: name)
-        }
+        try store.local.hasQueueEntries(collection: name)
     }
 
     /// Whether the object has edits the server has not confirmed.
     public func isChanged(_ id: String) throws -> Bool {
-        try store.local.read("reading \(name)/\(id)") { db in
-            try QueueTable.hasEntries(db, collection: name, id: id)
-        }
+        try store.local.hasQueueEntries(collection: name, id: id)
     }
 
     // MARK: Edits

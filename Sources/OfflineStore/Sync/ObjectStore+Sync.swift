@@ -62,6 +62,6 @@ extension ObjectStore {
     ///
     /// - Throws: storage errors (``OfflineStoreError``).
     public func serverID(for id: String, in collection: String) throws -> String {
-        try local.read("reading id aliases") { db in try ObjectKeyedTables.serverID(db, for: id, in: collection) ?? id }
+        try local.serverID(for: id, in: collection) ?? id
     }
 }

@@ -38,6 +38,24 @@ extension ArchitectureTests {
         #expect(found.isEmpty, "Persistence/ uses parts above it: \(found.sorted())")
     }
 
+    /// The tables' types that the facade and its collection handles must not call: they ask
+    /// `LocalStore` (`LocalStore+Facade`) or an engine.
+    static let tableTypes = ["QueueTable.", "ObjectRow.", "ObjectRow(", "BlobTable.", "ObjectKeyedTables."]
+
+    @Test func theFacadeReadsAndWritesNoTable() throws {
+        let facade = try Self.files().filter { file in
+            let name = (file.path as NSString).lastPathComponent
+            return name.hasPrefix("ObjectStore") || name.hasPrefix("ObjectCollection")
+        }
+        #expect(facade.count > 10, "the walk found the facade: \(facade.count) files")
+        var offenders: [String] = []
+        for file in facade {
+            let code = Self.withoutComments(file.text)
+            for table in Self.tableTypes where code.contains(table) { offenders.append("\(file.path): \(table)") }
+        }
+        #expect(offenders.isEmpty, "the facade reads or writes a table itself: \(offenders)")
+    }
+
     @Test func theOtherTargetsHoldNoSQL() throws {
         let root = DocumentationTests.root.appendingPathComponent("Sources")
         var offenders: [String] = []
