@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 extension ObjectCollection {
     /// Attaches a copy of a file to an object's blob field; the field then holds a

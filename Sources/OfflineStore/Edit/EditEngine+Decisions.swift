@@ -1,4 +1,3 @@
-import GRDB
 
 /// The app's own decisions on queued edits (Docs/Errors.md, Docs/Sync.md): resolving a
 /// conflict, acting on a failed entry, cancelling an entry. Each is one transaction that

@@ -1,4 +1,3 @@
-import GRDB
 
 /// The models of a typed query as they change: an `AsyncSequence` of `[M]`.
 ///

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// Object changes: an `AsyncSequence` of created / updated / deleted ids per collection,
 /// with their origin (RhoConnect `setObjectNotification`).

@@ -1,4 +1,3 @@
-import GRDB
 
 /// A handle on one collection of a store: local reads and edits.
 ///

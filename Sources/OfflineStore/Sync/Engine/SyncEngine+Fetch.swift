@@ -1,4 +1,3 @@
-import GRDB
 
 extension SyncEngine {
     /// The backend, or `offline` when the store has none or was forced offline.

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 extension SyncEngine {
     /// Pulls each collection in turn (``refreshCollection(_:full:report:context:)``); returns the
