@@ -15,17 +15,7 @@ import Testing
 func expectStoreError<R>(_ code: OfflineStoreError.Code, _ comment: Comment? = nil,
                          sourceLocation: SourceLocation = #_sourceLocation,
                          _ body: () throws -> R) -> OfflineStoreError? {
-    do {
-        let result = try body()
-        Issue.record(Comment(rawValue: "expected \(code), got a result: \(result)" + note(comment)), sourceLocation: sourceLocation)
-    } catch let error as OfflineStoreError {
-        if error.code == code { return error }
-        Issue.record(Comment(rawValue: "expected \(code), got \(error)" + note(comment)), sourceLocation: sourceLocation)
-        return error
-    } catch {
-        Issue.record(Comment(rawValue: "expected \(code), got \(type(of: error)): \(error)" + note(comment)), sourceLocation: sourceLocation)
-    }
-    return nil
+    checked(Result { try body() }, code, comment, sourceLocation)
 }
 
 /// ``expectStoreError(_:_:sourceLocation:_:)`` for a call that awaits.
@@ -33,17 +23,28 @@ func expectStoreError<R>(_ code: OfflineStoreError.Code, _ comment: Comment? = n
 func expectStoreError<R>(_ code: OfflineStoreError.Code, _ comment: Comment? = nil,
                          sourceLocation: SourceLocation = #_sourceLocation,
                          _ body: () async throws -> R) async -> OfflineStoreError? {
-    do {
-        let result = try await body()
+    let outcome: Result<R, any Error>
+    do { outcome = .success(try await body()) } catch { outcome = .failure(error) }
+    return checked(outcome, code, comment, sourceLocation)
+}
+
+/// Records an issue unless `outcome` is an ``OfflineStoreError`` of `code`; returns the store
+/// error it holds, if any (of any code, so that the caller can look further).
+private func checked<R>(_ outcome: Result<R, any Error>, _ code: OfflineStoreError.Code, _ comment: Comment?,
+                        _ sourceLocation: SourceLocation) -> OfflineStoreError? {
+    switch outcome {
+    case .success(let result):
         Issue.record(Comment(rawValue: "expected \(code), got a result: \(result)" + note(comment)), sourceLocation: sourceLocation)
-    } catch let error as OfflineStoreError {
-        if error.code == code { return error }
-        Issue.record(Comment(rawValue: "expected \(code), got \(error)" + note(comment)), sourceLocation: sourceLocation)
+        return nil
+    case .failure(let error as OfflineStoreError):
+        if error.code != code {
+            Issue.record(Comment(rawValue: "expected \(code), got \(error)" + note(comment)), sourceLocation: sourceLocation)
+        }
         return error
-    } catch {
+    case .failure(let error):
         Issue.record(Comment(rawValue: "expected \(code), got \(type(of: error)): \(error)" + note(comment)), sourceLocation: sourceLocation)
+        return nil
     }
-    return nil
 }
 
 private func note(_ comment: Comment?) -> String {
