@@ -26,7 +26,7 @@ struct ModelMigrationTests {
     ] as [(ModelMigration, JSONValue, JSONValue)])
     func aStepLeavesTheRecordInItsNewShape(_ step: ModelMigration, _ record: JSONValue, _ expected: JSONValue) throws {
         var value = record
-        try step.apply(to: &value)
+        try step.migrate(&value)
         #expect(value == expected, "\(step)")
     }
 

@@ -13,7 +13,7 @@ extension EditEngine {
                 throw OfflineStoreError(.notConflicted, "object \(collection)/\(id) is not conflicted (it is \(row.state.rawValue))")
             }
             if case .preserve = resolution { return }
-            try ConflictWrites.apply(resolution, to: row, validatingWith: try local.collections.descriptor(of: collection),
+            try ConflictWrites.write(resolution, to: row, validatingWith: try local.collections.descriptor(of: collection),
                                      in: db, now: configuration.now())
         } }
     }
@@ -23,7 +23,7 @@ extension EditEngine {
         try OfflineStoreError.refusingEdit {
             _ = try local.collections.descriptor(of: collection)
             try local.write("\(action.rawValue) of \(collection)/\(id)") { db in
-                try FailedEntryWrites.apply(action, collection: collection, id: id, in: db)
+                try FailedEntryWrites.carryOut(action, collection: collection, id: id, in: db)
             }
         }
     }

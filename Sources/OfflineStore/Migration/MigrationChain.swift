@@ -68,7 +68,7 @@ package struct MigrationChain: Sendable {
         var value = record
         for step in steps where stored.map({ step.version > $0 }) ?? true {
             do {
-                try step.apply(to: &value)
+                try step.migrate(&value)
             } catch {
                 throw MigrationFailure(collection: collection, id: record["id"]?.stringValue ?? "", step: step, underlying: error)
             }

@@ -74,8 +74,8 @@ public struct ModelMigration: Sendable {
         ModelMigration(version: version, step: .transform(body))
     }
 
-    /// Applies the step to `record`, a JSON object.
-    func apply(to record: inout JSONValue) throws {
+    /// Migrates `record`, a JSON object, by this step.
+    func migrate(_ record: inout JSONValue) throws {
         switch step {
         case .rename(let old, let new):
             guard let value = record[old] else { return }

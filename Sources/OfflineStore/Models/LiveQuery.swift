@@ -56,7 +56,7 @@ public final class LiveQuery<M: SyncModel> {
             do {
                 for try await snapshot in objects {
                     guard let self else { return }
-                    self.apply(snapshot)
+                    self.publish(snapshot)
                 }
             } catch is CancellationError {
             } catch {
@@ -102,7 +102,7 @@ public final class LiveQuery<M: SyncModel> {
         await task?.value
     }
 
-    private func apply(_ snapshot: [StoredObject]) {
+    private func publish(_ snapshot: [StoredObject]) {
         var values: [JSONValue] = []
         var statuses: [String: ModelSyncStatus] = [:]
         values.reserveCapacity(snapshot.count)

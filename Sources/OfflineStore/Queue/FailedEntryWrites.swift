@@ -3,8 +3,8 @@ import GRDB
 /// The app's actions on a failed entry, inside the caller's transaction (used by the public
 /// actions and by the flush's failed-entry handler).
 enum FailedEntryWrites {
-    /// The action, inside the caller's transaction, after checking it is allowed.
-    static func apply(_ action: FailedEntryAction, collection: String, id: String, in db: Database) throws {
+    /// Carries out the action, inside the caller's transaction, after checking it is allowed.
+    static func carryOut(_ action: FailedEntryAction, collection: String, id: String, in db: Database) throws {
         guard let row = try ObjectRow.fetch(db, collection: collection, id: id) else {
             throw OfflineStoreError(.notFound, "object \(collection)/\(id) does not exist")
         }

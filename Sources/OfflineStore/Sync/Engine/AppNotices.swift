@@ -70,7 +70,7 @@ extension SyncEngine {
             try write("\(action.rawValue) of \(entry.collection)/\(entry.objectID)") { db in
                 // Only the entry the handler saw: another process may have acted meanwhile.
                 guard try QueueTable.entry(db, seq: seq)?.state == .failed else { return }
-                try FailedEntryWrites.apply(action, collection: entry.collection, id: entry.objectID, in: db)
+                try FailedEntryWrites.carryOut(action, collection: entry.collection, id: entry.objectID, in: db)
             }
         } catch let error as OfflineStoreError where error.code == .invalidOperation || error.code == .notFound {
             configuration.logger.warning("the failed-entry handler's action could not apply; entry kept",

@@ -24,12 +24,12 @@ extension SyncEngine {
                         notices: inout AppNotices) throws -> Settlement {
         let conflict = ConflictRule.conflict(of: row)
         if conflict.local == conflict.server {
-            try ConflictWrites.apply(.keepServer, to: row, in: db, now: configuration.now())
+            try ConflictWrites.write(.keepServer, to: row, in: db, now: configuration.now())
             return .identical
         }
         notices.events.append(.conflict(conflict))
         guard let resolution = ConflictRule.decide(conflict, policy: policy) else {
-            try ConflictWrites.apply(.preserve, to: row, in: db, now: configuration.now())
+            try ConflictWrites.write(.preserve, to: row, in: db, now: configuration.now())
             if case .custom(let resolver) = policy {
                 notices.customConflicts.append(AppNotices.CustomConflict(conflict: conflict, localRev: row.localRev, resolver: resolver))
             }
@@ -44,18 +44,18 @@ extension SyncEngine {
             do {
                 let descriptor = try descriptor(of: row.collection)
                 try db.inSavepoint {
-                    try ConflictWrites.apply(resolution, to: row, validatingWith: descriptor, in: db, now: configuration.now())
+                    try ConflictWrites.write(resolution, to: row, validatingWith: descriptor, in: db, now: configuration.now())
                     return .commit
                 }
                 return .resolved
             } catch let error as OfflineStoreError where [.invalidID, .invalidJSON, .schemaViolation].contains(error.code) {
                 configuration.logger.warning("conflict resolver gave an unusable object; conflict preserved",
                                              metadata: ["collection": "\(row.collection)", "reason": "\(error.message)"])
-                try ConflictWrites.apply(.preserve, to: row, in: db, now: configuration.now())
+                try ConflictWrites.write(.preserve, to: row, in: db, now: configuration.now())
                 return .preserved
             }
         }
-        try ConflictWrites.apply(resolution, to: row, in: db, now: configuration.now())
+        try ConflictWrites.write(resolution, to: row, in: db, now: configuration.now())
         return resolution == .preserve ? .preserved : .resolved
     }
 }
@@ -63,9 +63,9 @@ extension SyncEngine {
 /// Writing a conflict's resolution to the object and its queue entries, inside the
 /// caller's transaction: used by the engine's policies and by ``ObjectStore/resolve(_:id:with:)``.
 enum ConflictWrites {
-    /// Applies a resolution to a row whose persistent copy is the server's current state;
+    /// Writes a resolution to a row whose persistent copy is the server's current state;
     /// a merged object is validated against `descriptor` first.
-    static func apply(_ resolution: Resolution, to original: ObjectRow, validatingWith descriptor: CollectionDescriptor? = nil,
+    static func write(_ resolution: Resolution, to original: ObjectRow, validatingWith descriptor: CollectionDescriptor? = nil,
                       in db: Database, now: Date) throws {
         var row = original
         let entries = try QueueTable.entries(db, collection: row.collection, id: row.id)
@@ -99,7 +99,7 @@ enum ConflictWrites {
         case (_?, nil): kind = .create
         case (_?, _?): kind = .update
         }
-        guard let kind else { try apply(.keepServer, to: row, in: db, now: now); return }
+        guard let kind else { try write(.keepServer, to: row, in: db, now: now); return }
         row.local = local
         row.dirty = true
         row.base = row.persistent

@@ -149,7 +149,7 @@ extension SyncEngine {
             guard var row else { return false }
             row.persistent = record
             row.serverVersion = change.version
-            try ConflictWrites.apply(.keepLocal, to: row, in: db, now: configuration.now())
+            try ConflictWrites.write(.keepLocal, to: row, in: db, now: configuration.now())
         }
         report.pulled += 1
         report.lateDeliveriesUndone += 1
@@ -167,7 +167,7 @@ extension SyncEngine {
                                  in db: Database) throws -> Bool {
         if let first = try QueueTable.entries(db, collection: row.collection, id: row.id).first, first.kind == .delete,
            try LateDeliveryTable.isUndo(seq: first.seq, in: db) {
-            try ConflictWrites.apply(.keepServer, to: row, in: db, now: configuration.now())
+            try ConflictWrites.write(.keepServer, to: row, in: db, now: configuration.now())
             return true
         }
         guard let server = row.persistent, let version = row.serverVersion,
@@ -175,7 +175,7 @@ extension SyncEngine {
               LateDeliveryRule.decide(id: row.id, record: server, version: version, local: .edited, creates: creates,
                                    assignsIDs: backend.traits(of: row.collection).assignsIDs) == .supersede
         else { return false }
-        try ConflictWrites.apply(.keepLocal, to: row, in: db, now: configuration.now())
+        try ConflictWrites.write(.keepLocal, to: row, in: db, now: configuration.now())
         report.lateDeliveriesUndone += 1
         notices.events.append(.lateDeliveryUndone(LateDelivery(collection: row.collection, id: row.id, record: server, version: version)))
         return true
