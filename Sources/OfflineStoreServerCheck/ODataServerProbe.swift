@@ -49,7 +49,7 @@ struct ODataServerProbe {
     /// A scratch entity on the service: its id, current ETag and the fields it was created with.
     struct Scratch { var id: String; var etag: String?; var fields: [String: JSONValue] }
 
-    /// Why the probe cannot go on: every guarantee not yet probed is left unchecked with it.
+    /// Why the probe cannot go on: every guarantee without an observation is left unchecked with it.
     struct Stop: Error { var reason: String }
 
     func run(sample: JSONValue?) async throws -> ODataProbeFacts {
