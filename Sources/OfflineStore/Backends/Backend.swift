@@ -144,7 +144,8 @@ public struct PullPage: Sendable {
     /// asked from a cursor (the server refused the cursor: an expired delta link): its pages
     /// list every live record, as a pull with a nil ``PullRequest/cursor`` does, so a backend
     /// that finds deletions by absence (``BackendTraits/sweepsDeletions``) has them swept
-    /// after its last page. Set on every page of such a pull. Default false.
+    /// after its last page; when its last page has no cursor, the refused one is forgotten
+    /// (the next pull starts from the beginning). Set on every page of such a pull. Default false.
     public var restartedFromTheBeginning = false
 
     /// Creates a page.

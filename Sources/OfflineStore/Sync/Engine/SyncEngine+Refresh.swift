@@ -88,6 +88,12 @@ extension SyncEngine {
         }
         // A scope may rightly match nothing; only a whole collection that came back empty is checked.
         if cursor == nil, scope == nil, pulled.count == 0 { try checkServerKeptData(of: collection.name) }
+        // The refused cursor is not asked again when the pull that replaced it gave none.
+        if pulled.restarted, pulled.cursor == nil, commit.storesPageCursors {
+            try write("forgetting the refused cursor of \(collection.name)") { db in
+                try CollectionsTable.setCursor(nil, of: collection.name, in: db)
+            }
+        }
         // A pull asked from a cursor that started over lists every live record too (PullPage.restartedFromTheBeginning).
         if sweeping || (pulled.restarted && DeletionSweepRule.sweeps(backendSweeps: backendSweeps, fromTheBeginning: true,
                                                                         holdsServerCopies: holdsServerCopies)) {
