@@ -8,7 +8,7 @@ import Testing
 /// against both modes of the fixture service.
 @Suite("CLI on the OData backend")
 struct CLIODataTests {
-    static let environment = ["ODATA_PASSWORD": ODataServers.writer.password]
+    static let environment = ["ODATA_PASSWORD": "writer"]
 
     static func initialise(_ store: CLIStore, server: String, extra: [String] = []) async throws -> CLIResult {
         try await store.workspace.run(["init", "--backend", "odata", "--server", server, "--user", "writer",
@@ -120,11 +120,11 @@ struct CLIODataTests {
 
     // MARK: Against the fixture
 
-    @Test(.liveServer, arguments: ODataServers.Mode.allCases)
-    func collectionAddChecksTheNameAgainstTheMetadata(mode: ODataServers.Mode) async throws {
+    @Test(.liveServer, arguments: ODataServer.Mode.allCases)
+    func collectionAddChecksTheNameAgainstTheMetadata(mode: ODataServer.Mode) async throws {
         try await CLIWorkspace.with { workspace in
             let store = workspace.store()
-            let result = try await Self.initialise(store, server: try ODataServers.url(mode).absoluteString)
+            let result = try await Self.initialise(store, server: try ODataServer.url(mode).absoluteString)
             try #require(result.status == 0, "\(result)")
             let added = try await store.expect(0, "collection", "add", "Tasks", environment: Self.environment)
             #expect(!added.stderr.contains("not checked"), "\(added)")
@@ -137,23 +137,23 @@ struct CLIODataTests {
     }
 
     /// Waits for the backend (odata-backend): with the contract's stubs, `sync` fails with exit 1.
-    @Test(.liveServer, .timeLimit(.minutes(3)), arguments: ODataServers.Mode.allCases)
-    func aSyncThroughTheToolReachesAnotherStore(mode: ODataServers.Mode) async throws {
+    @Test(.liveServer, .timeLimit(.minutes(3)), arguments: ODataServer.Mode.allCases)
+    func aSyncThroughTheToolReachesAnotherStore(mode: ODataServer.Mode) async throws {
         try await CLIWorkspace.with { workspace in
-            let server = try ODataServers.url(mode).absoluteString
+            let server = try ODataServer.url(mode).absoluteString
             let (writer, reader) = (workspace.store("writer"), workspace.store("reader"))
             for store in [writer, reader] {
                 try #require(try await Self.initialise(store, server: server).status == 0)
                 try await store.expect(0, "collection", "add", "Tasks", environment: Self.environment)
             }
-            let title = ODataServers.uniqueText("cli-sync")
+            let title = ODataServer.uniqueTitle("cli-sync")
             let id = UUID().uuidString.lowercased()
             try await writer.expect(0, "create", "Tasks", #"{"Title":"\#(title)","Priority":2}"#, "--id", id)
             let sync = try await writer.run("sync", environment: Self.environment)
             try #require(sync.status == 0, "\(sync)")
             let pushed = try sync.json()
             #expect(pushed["pushed"] == 1 && pushed["pending"] == 0, "\(pushed)")
-            #expect(try await ODataServers.request(mode, "GET", "Tasks(\(id))").json?["Title"] == .string(title))
+            #expect(try await ODataServer.request(mode, "GET", "Tasks(\(id))").json?["Title"] == .string(title))
 
             try await reader.expect(0, "refresh", environment: Self.environment)
             let read = try await reader.expect(0, "get", "Tasks", id).json()
@@ -162,7 +162,7 @@ struct CLIODataTests {
             // A deletion reaches the other store: by @removed in delta mode, by absence in plain mode.
             try await writer.expect(0, "delete", "Tasks", id)
             try await writer.expect(0, "sync", environment: Self.environment)
-            #expect(try await ODataServers.request(mode, "GET", "Tasks(\(id))").status == 404)
+            #expect(try await ODataServer.request(mode, "GET", "Tasks(\(id))").status == 404)
             try await reader.expect(0, "refresh", environment: Self.environment)
             try await reader.expect(3, "get", "Tasks", id)
         }

@@ -93,19 +93,19 @@ struct ODataServerCheckTests {
 
     // MARK: Against the fixture
 
-    static let expected: [ODataServers.Mode: [String: String]] = [
+    static let expected: [ODataServer.Mode: [String: String]] = [
         .delta: ["staleUpdate": "holds", "ifMatchRequired": "holds", "changeTracking": "holds", "paging": "holds",
                  "batch": "holds", "atomicityGroups": "holds", "resentCreate": "holds", "resentDelete": "holds", "deletions": "holds"],
         .plain: ["staleUpdate": "holds", "ifMatchRequired": "fails", "changeTracking": "fails", "paging": "holds",
                  "batch": "holds", "atomicityGroups": "fails", "resentCreate": "fails", "resentDelete": "fails", "deletions": "fails"],
     ]
 
-    @Test(.liveServer, .timeLimit(.minutes(3)), arguments: ODataServers.Mode.allCases)
-    func theCommandReportsEachModeAndCleansUp(mode: ODataServers.Mode) async throws {
+    @Test(.liveServer, .timeLimit(.minutes(3)), arguments: ODataServer.Mode.allCases)
+    func theCommandReportsEachModeAndCleansUp(mode: ODataServer.Mode) async throws {
         try await CLIWorkspace.with { workspace in
             let store = workspace.store()
-            try #require(try await CLIODataTests.initialise(store, server: try ODataServers.url(mode).absoluteString).status == 0)
-            let title = ODataServers.uniqueText("cli-check")
+            try #require(try await CLIODataTests.initialise(store, server: try ODataServer.url(mode).absoluteString).status == 0)
+            let title = ODataServer.uniqueTitle("cli-check")
             let result = try await store.expect(0, "check-server", "Tasks", "--sample", #"Tasks={"Title":"\#(title)"}"#,
                                                 environment: CLIODataTests.environment)
             let rows = try result.jsonLines()
@@ -114,7 +114,7 @@ struct ODataServerCheckTests {
             #expect(outcomes == Self.expected[mode], "\(result)")
             #expect(rows.allSatisfy { $0["collection"] == "Tasks" && $0["store"]?.stringValue?.isEmpty == false })
             #expect(rows.allSatisfy { $0["reliedOn"] != true || $0["outcome"] != "fails" })
-            let left = try await ODataServers.request(mode, "GET", "Tasks?$filter=startswith(Title,'\(title)')")
+            let left = try await ODataServer.request(mode, "GET", "Tasks?$filter=startswith(Title,'\(title)')")
             #expect(left.status == 200 && left.json?["value"]?.arrayValue?.isEmpty == true, "the scratch entities are removed: \(left)")
 
             // Server-assigned keys: a re-sent create cannot be probed; the text table has a row per guarantee.
@@ -127,7 +127,7 @@ struct ODataServerCheckTests {
     @Test(.liveServer) func aSetTheServiceLacksOrNoSetAtAllIsAnError() async throws {
         try await CLIWorkspace.with { workspace in
             let store = workspace.store()
-            try #require(try await CLIODataTests.initialise(store, server: try ODataServers.url(.delta).absoluteString).status == 0)
+            try #require(try await CLIODataTests.initialise(store, server: try ODataServer.url(.delta).absoluteString).status == 0)
             let none = try await store.expect(1, "check-server", environment: CLIODataTests.environment)
             #expect(none.stderr.contains("name the entity sets to check"), "\(none)")
             let unknown = try await store.expect(1, "check-server", "Widgets", environment: CLIODataTests.environment)

@@ -155,7 +155,23 @@ extension NamedWorkloadCheck.Kind {
     static let odata = Self(
         collection: "Customers", nameField: "Name", emailField: "Email", writerArguments: ["--backend", "odata"],
         backend: { url in
-            ODataBackend(configuration: .init(serviceRoot: url, headers: ODataFixture.writerHeaders, timeout: .seconds(20)))
+            ODataBackend(configuration: .init(serviceRoot: url, headers: ["Authorization": ODataServer.authorization("writer")],
+                                              timeout: .seconds(20)))
         },
-        records: { url, prefix in try await ODataFixture.records(of: "Customers", at: url, namePrefix: prefix) })
+        records: { url, prefix in
+            // The fixture behind `url` is read directly (the check's URL is the fixture's, never the proxy's).
+            var records: [JSONValue] = []
+            let filter = "startswith(Name,'\(prefix.replacingOccurrences(of: "'", with: "''"))')"
+            var target = url.absoluteString + "/Customers?$filter=" + (filter.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")
+            while true {
+                guard let address = URL(string: target) else { throw ODataServer.NotConfigured(variable: "a URL for \(target)") }
+                let response = try await URLSessionTransport(followingRedirects: false).send(HTTPRequest(
+                    method: "GET", url: address, headers: [("Accept", "application/json"), ("Authorization", ODataServer.authorization("writer"))],
+                    body: nil, timeout: .seconds(60)))
+                let page = try JSONValue(parsing: response.body)
+                records += try #require(page["value"]?.arrayValue, "listing Customers: HTTP \(response.status)")
+                guard let next = page["@odata.nextLink"]?.stringValue else { return records }
+                target = next
+            }
+        })
 }

@@ -13,14 +13,14 @@ import Testing
 /// runs every kind), with `RELIABILITY_FAULT_EDITS` (40) and `RELIABILITY_FAULT_RUNS` (1).
 @Suite("Sync workload through a fault-injecting proxy (real OData fixture, both modes)", .serialized)
 struct ODataFaultProxyTests {
-    static let cases: [(ODataFixture.Mode, String)] = ODataFixture.Mode.allCases.flatMap { mode in
+    static let cases: [(ODataServer.Mode, String)] = ODataServer.Mode.allCases.flatMap { mode in
         RESTFaultProxyTests.kinds.map { (mode, $0) }
     }
 
     @Test("faults between the store and the OData service lose and duplicate nothing", .liveServer, arguments: cases)
-    func faultsLoseNothing(mode: ODataFixture.Mode, kind: String) async throws {
+    func faultsLoseNothing(mode: ODataServer.Mode, kind: String) async throws {
         let seed = TestEnvironment.reliabilitySeed
-        let target = NamedWorkloadCheck(server: try ODataFixture.url(mode), scope: RailsServer.uniqueName("fault-\(mode)"), kind: .odata)
+        let target = NamedWorkloadCheck(server: try ODataServer.url(mode), scope: RailsServer.uniqueName("fault-\(mode)"), kind: .odata)
         try await WorkloadDriver.faultRuns(target, kind: kind,
                                            edits: TestEnvironment.number("RELIABILITY_FAULT_EDITS", default: 40),
                                            runs: TestEnvironment.number("RELIABILITY_FAULT_RUNS", default: 1),

@@ -10,10 +10,10 @@ import Testing
 /// `RELIABILITY_ODATA_KILLS` sets the number of kill points per mode (20 by default).
 @Suite("Sync workload across kill -9 (real OData fixture, both modes)", .serialized)
 struct ODataSyncKillTests {
-    @Test(.liveServer, arguments: ODataFixture.Mode.allCases)
-    func acknowledgedEditsSurviveKillsInsideODataFlushes(mode: ODataFixture.Mode) async throws {
+    @Test(.liveServer, arguments: ODataServer.Mode.allCases)
+    func acknowledgedEditsSurviveKillsInsideODataFlushes(mode: ODataServer.Mode) async throws {
         let seed = TestEnvironment.reliabilitySeed
-        let target = NamedWorkloadCheck(server: try ODataFixture.url(mode), scope: RailsServer.uniqueName("kill-\(mode)"), kind: .odata)
+        let target = NamedWorkloadCheck(server: try ODataServer.url(mode), scope: RailsServer.uniqueName("kill-\(mode)"), kind: .odata)
         try await WorkloadDriver.killRuns(target, kills: TestEnvironment.number("RELIABILITY_ODATA_KILLS", default: 20),
                                           seed: seed, randomSeed: seed &+ (mode == .delta ? 17 : 19),
                                           scenario: "OData (\(mode)) kill -9 during edits and sync", label: "OData \(mode) ")
