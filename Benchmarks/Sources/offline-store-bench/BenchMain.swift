@@ -161,7 +161,7 @@ struct BenchMain {
                                                 rounds: 2).forEach(add)
                 progress("flush of \(ODataBenchmarks.flushCount) creates to the OData fixture (\(server.mode) mode): ours and raw $batch")
                 add(try ODataBenchmarks.flushRow(mode: server.mode, url: server.url, python: o.odataPython, script: o.odataScript,
-                                                 batch: ODataBackend.Configuration(serviceRoot: URL(fileURLWithPath: "/")).maxBatchSize,
+                                                 batch: ODataBenchmarks.batchSize,
                                                  rounds: 2))
             }
             if o.odataServers.isEmpty { progress("no --odata: the OData scenarios are skipped") }

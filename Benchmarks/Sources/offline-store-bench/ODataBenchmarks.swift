@@ -15,6 +15,8 @@ import OfflineStore
 enum ODataBenchmarks {
     static let refreshCount = 20_000
     static let flushCount = 5_000
+    /// The operations our flush sends per `$batch` (the backend's default), which the raw limit sends too.
+    static let batchSize = ODataBackend.Configuration(serviceRoot: URL(fileURLWithPath: "/")).maxBatchSize
     static let writer = ["Authorization": "Basic " + Data("writer:writer".utf8).base64EncodedString()]
 
     static func backend(_ url: String) throws -> ODataBackend {
