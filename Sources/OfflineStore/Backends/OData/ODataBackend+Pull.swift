@@ -7,11 +7,11 @@ extension ODataBackend {
 
     /// Fetches one page of an entity set's changes.
     ///
-    /// - A pull from the beginning (nil cursor) reads the set ordered by key, asking
-    ///   `Prefer: odata.track-changes`. A service that answers with a delta link is paged by its
-    ///   next links, and the first page's delta link becomes the cursor with the last page. A
-    ///   service that does not is paged by key (``ODataPullState``) and stores no cursor: every
-    ///   refresh is a full pull, and the engine finds deletions by absence.
+    /// - A pull from the beginning (nil cursor) reads the set asking `Prefer: odata.track-changes`.
+    ///   A service that answers with a delta link is paged by its next links, in its own order,
+    ///   and the first page's delta link becomes the cursor with the last page. A service that
+    ///   does not is read ordered by key and paged by key (``ODataPullState``), and stores no
+    ///   cursor: every refresh is a full pull, and the engine finds deletions by absence.
     /// - A pull from a cursor reads the delta link: changed entities as records, removed ones
     ///   (`@removed`, 4.0's `$deletedEntity`) as tombstones, the new delta link as the cursor.
     ///   A delta link the service refuses (400, 404, 410, …: expired) starts a full pull within
@@ -48,10 +48,26 @@ extension ODataBackend {
     }
 
     /// The first page of a full pull, asking for change tracking.
+    ///
+    /// A set not yet known to lack change tracking is asked in the service's own order: a
+    /// service that tracks changes is paged by its own next links (whose tokens hold the key),
+    /// and ordering by key would cost it a sort of the set at every page. Only when that answer
+    /// brings no delta link (once per set and backend) is the set asked again ordered by key,
+    /// to be paged by key.
     private func firstPage(_ request: PullRequest, mapping: ODataRecordMapping, restarted: Bool, what: String) async throws -> PullPage {
+        let prefer = [("Prefer", "odata.track-changes,odata.maxpagesize=\(Self.pageSizeHint)")]
+        if service.withLock({ $0.tracksChanges[mapping.set.name] }) != false {
+            let url = try keyedURL(request, mapping: mapping, after: nil, ordered: false)
+            let reply = try await send("GET", url, headers: prefer, what: what)
+            let tracks = reply.isSuccess && (try? ODataPage.read(reply.body))?.deltaLink != nil
+            if tracks || !reply.isSuccess {
+                return try await page(reply, state: ODataPullState(next: .link(url.absoluteString), deltaLink: nil, restarted: restarted),
+                                      delta: false, request: request, mapping: mapping, what: what, first: true)
+            }
+            service.withLock { $0.tracksChanges[mapping.set.name] = false }
+        }
         let url = try keyedURL(request, mapping: mapping, after: nil)
-        let reply = try await send("GET", url, headers: [("Prefer", "odata.track-changes,odata.maxpagesize=\(Self.pageSizeHint)")],
-                                   what: what)
+        let reply = try await send("GET", url, headers: prefer, what: what)
         return try await page(reply, state: ODataPullState(next: .link(url.absoluteString), deltaLink: nil, restarted: restarted),
                               delta: false, request: request, mapping: mapping, what: what, first: true)
     }
@@ -137,8 +153,9 @@ extension ODataBackend {
     /// The version a removal carries: the service names none.
     static let removedVersion = "removed"
 
-    /// `Set?$filter=…&$orderby=Key[&$select=…]`, the keys after `after` when given.
-    func keyedURL(_ request: PullRequest, mapping: ODataRecordMapping, after: String?) throws -> URL {
+    /// `Set?$filter=…&$orderby=Key[&$select=…]`, the keys after `after` when given; without
+    /// `$orderby` when not `ordered` (a read the service pages in its own order).
+    func keyedURL(_ request: PullRequest, mapping: ODataRecordMapping, after: String?, ordered: Bool = true) throws -> URL {
         var filters: [String] = []
         if let scope = ODataFilter.expression(request.scope, mapping: mapping) { filters.append("(\(scope))") }
         if let after {
@@ -149,7 +166,7 @@ extension ODataBackend {
         }
         var query: [String] = []
         if !filters.isEmpty { query.append("$filter=" + ODataFilter.encoded(filters.joined(separator: " and "))) }
-        query.append("$orderby=" + ODataFilter.encoded(mapping.key.property))
+        if ordered { query.append("$orderby=" + ODataFilter.encoded(mapping.key.property)) }
         if let fields = request.hints.fields {
             let names = [mapping.key.property] + fields.filter { $0 != "id" && mapping.set.property($0) != nil && $0 != mapping.key.property }
             query.append("$select=" + ODataFilter.encoded(names.joined(separator: ",")))
