@@ -10,21 +10,28 @@ extension ODataBackend {
     /// - A pull from the beginning (nil cursor) reads the set asking `Prefer: odata.track-changes`.
     ///   A service that answers with a delta link is paged by its next links, in its own order,
     ///   and the first page's delta link becomes the cursor with the last page. A service that
-    ///   does not is read ordered by key and paged by key (``ODataPullState``), and stores no
-    ///   cursor: every refresh is a full pull, and the engine finds deletions by absence.
-    /// - A pull from a cursor reads the delta link: changed entities as records, removed ones
+    ///   does not is read ordered by key and paged by key (``ODataPullState``), and the engine
+    ///   finds deletions by absence. It stores no cursor, so that every refresh is a full pull,
+    ///   unless the set has a changed-since property (``ODataEntitySetSettings/changedSince``):
+    ///   then the latest value of it read is the cursor (``ODataChangedSinceCursor``).
+    /// - A pull from a delta link reads it: changed entities as records, removed ones
     ///   (`@removed`, 4.0's `$deletedEntity`) as tombstones, the new delta link as the cursor.
     ///   A delta link the service refuses (400, 404, 410, …: expired) starts a full pull within
     ///   the same pull.
+    /// - A pull from a changed-since cursor reads what changed since it, less the margin, or,
+    ///   on the refreshes ``ODataSweepSchedule`` names, the whole set by key, its pages flagged
+    ///   ``PullPage/restartedFromTheBeginning`` so that the engine sweeps deletions after it
+    ///   (``incrementalPage(_:cursor:changedSince:mapping:what:)``).
     ///
     /// The scope becomes `$filter` (``ODataFilter``; delta links drop it, and the engine keeps
     /// what matches), `hints.fields` becomes `$select` (the key always in it). A page is read
     /// at once: nothing is delivered before it is returned.
     ///
-    /// - Throws: `configuration` (no such set), `badResponse` (not a page; a link to another
-    ///   server), `unauthorized`, `forbidden`, `server`, `offline`, `timeout`.
+    /// - Throws: `configuration` (no such set; a changed-since property the set does not
+    ///   declare), `badResponse` (not a page; a link to another server), `unauthorized`, `forbidden`, `server`, `offline`, `timeout`.
     public func pull(_ request: PullRequest, delivering deliver: ([RemoteChange]) async throws -> Void) async throws -> PullPage {
         let mapping = try await mapping(request.collection)
+        let changedSince = try changedSince(of: mapping)
         let what = "pulling \(request.collection)"
         if let continuation = request.continuation {
             let state = try ODataPullState(continuation)
@@ -34,46 +41,63 @@ extension ODataBackend {
             case .after(let last):
                 return try await page(try keyedURL(request, mapping: mapping, after: last), state: state, request: request,
                                       mapping: mapping, what: what)
+            case .since(let value, let last):
+                guard let changedSince else {
+                    throw OfflineStoreError(.invalidOperation, "\(what): the pull continuation is ordered by a changed-since "
+                        + "property the set no longer has")
+                }
+                return try await page(try sinceURL(request, mapping: mapping, changedSince: changedSince, after: (value, last)),
+                                      state: state, request: request, mapping: mapping, what: what)
             }
         }
         if let cursor = request.cursor {
+            if ODataChangedSinceCursor.isChangedSince(cursor) {
+                return try await incrementalPage(request, cursor: cursor, changedSince: changedSince, mapping: mapping, what: what)
+            }
             let reply = try await send("GET", try followed(cursor, what: what), what: what)
             if ODataPullState.refusesDeltaLink(status: reply.status) {
-                return try await firstPage(request, mapping: mapping, restarted: true, what: what)
+                return try await firstPage(request, mapping: mapping, changedSince: changedSince, restarted: true, what: what)
             }
             return try await page(reply, state: ODataPullState(next: .link(cursor), deltaLink: nil, restarted: false, delta: true),
                                   delta: true, request: request, mapping: mapping, what: what)
         }
-        return try await firstPage(request, mapping: mapping, restarted: false, what: what)
+        return try await firstPage(request, mapping: mapping, changedSince: changedSince, restarted: false, what: what)
     }
 
-    /// The first page of a full pull, asking for change tracking.
+    /// The first page of a full pull, asking for change tracking. With a changed-since
+    /// property the pull also notes the latest value it reads, the cursor of a service that
+    /// turns out not to track changes.
     ///
     /// A set not yet known to lack change tracking is asked in the service's own order: a
     /// service that tracks changes is paged by its own next links (whose tokens hold the key),
     /// and ordering by key would cost it a sort of the set at every page. Only when that answer
     /// brings no delta link (once per set and backend) is the set asked again ordered by key,
     /// to be paged by key.
-    private func firstPage(_ request: PullRequest, mapping: ODataRecordMapping, restarted: Bool, what: String) async throws -> PullPage {
+    func firstPage(_ request: PullRequest, mapping: ODataRecordMapping, changedSince: ODataChangedSince?, restarted: Bool,
+                   what: String) async throws -> PullPage {
         let prefer = [("Prefer", "odata.track-changes,odata.maxpagesize=\(Self.pageSizeHint)")]
+        var url = try keyedURL(request, mapping: mapping, after: nil, ordered: false)
+        var reply: ODataReply
         if service.withLock({ $0.tracksChanges[mapping.set.name] }) != false {
-            let url = try keyedURL(request, mapping: mapping, after: nil, ordered: false)
-            let reply = try await send("GET", url, headers: prefer, what: what)
-            let tracks = reply.isSuccess && (try? ODataPage.read(reply.body))?.deltaLink != nil
-            if tracks || !reply.isSuccess {
-                return try await page(reply, state: ODataPullState(next: .link(url.absoluteString), deltaLink: nil, restarted: restarted),
-                                      delta: false, request: request, mapping: mapping, what: what, first: true)
+            reply = try await send("GET", url, headers: prefer, what: what)
+            if reply.isSuccess, (try? ODataPage.read(reply.body))?.deltaLink == nil {
+                service.withLock { $0.tracksChanges[mapping.set.name] = false }
+                url = try keyedURL(request, mapping: mapping, after: nil)
+                reply = try await send("GET", url, headers: prefer, what: what)
             }
-            service.withLock { $0.tracksChanges[mapping.set.name] = false }
+        } else {
+            url = try keyedURL(request, mapping: mapping, after: nil)
+            reply = try await send("GET", url, headers: prefer, what: what)
         }
-        let url = try keyedURL(request, mapping: mapping, after: nil)
-        let reply = try await send("GET", url, headers: prefer, what: what)
-        return try await page(reply, state: ODataPullState(next: .link(url.absoluteString), deltaLink: nil, restarted: restarted),
-                              delta: false, request: request, mapping: mapping, what: what, first: true)
+        var state = ODataPullState(next: .link(url.absoluteString), deltaLink: nil, restarted: restarted)
+        if let changedSince, !service.withLock({ $0.changedSinceRefused.contains(mapping.set.name) }) {
+            state.changedSince = ODataChangedSinceCursor(property: changedSince.property, value: nil, refreshes: 1)
+        }
+        return try await page(reply, state: state, delta: false, request: request, mapping: mapping, what: what, first: true)
     }
 
     /// GETs a later page of a full pull or delta.
-    private func page(_ url: URL, state: ODataPullState, request: PullRequest, mapping: ODataRecordMapping,
+    func page(_ url: URL, state: ODataPullState, request: PullRequest, mapping: ODataRecordMapping,
                       what: String) async throws -> PullPage {
         let prefer = "odata.maxpagesize=\(Self.pageSizeHint)"
         let reply = try await send("GET", url, headers: [("Prefer", prefer)], what: what)
@@ -81,7 +105,7 @@ extension ODataBackend {
     }
 
     /// Reads one answer as a page and says how the pull goes on.
-    private func page(_ reply: ODataReply, state: ODataPullState, delta: Bool, request: PullRequest,
+    func page(_ reply: ODataReply, state: ODataPullState, delta: Bool, request: PullRequest,
                       mapping: ODataRecordMapping, what: String, first: Bool = false) async throws -> PullPage {
         guard reply.isSuccess else { throw reply.error(what) }
         let page: ODataPage
@@ -95,15 +119,26 @@ extension ODataBackend {
             let tracks = page.deltaLink != nil
             state.deltaLink = page.deltaLink
             service.withLock { $0.tracksChanges[mapping.set.name] = tracks }
+            // A service that tracks changes reports deletions: the changed-since property is not used.
+            if tracks { state.changedSince = nil }
+        }
+        let changedSince = state.changedSince == nil ? nil : try self.changedSince(of: mapping)
+        if let changedSince {
+            let seen = state.changedSince?.value
+            state.changedSince?.value = page.entities.reduce(seen) { changedSince.latest($0, changedSince.value(in: $1.properties)) }
         }
         let tracking = delta || state.deltaLink != nil
         guard let nextLink = page.nextLink else {
-            // The last page: a delta's own link, or the first page's.
-            let cursor = delta ? (page.deltaLink ?? request.cursor) : state.deltaLink
+            // The last page: a delta's own link, or the first page's, or the latest changed-since value.
+            let cursor = delta ? (page.deltaLink ?? request.cursor)
+                : (state.deltaLink ?? state.changedSince.flatMap { $0.value == nil ? nil : $0.text })
             return Self.page(changes, cursor: cursor, next: nil, state: state)
         }
         if tracking {
             state.next = .link(nextLink)
+        } else if state.incremental, let changedSince {
+            guard let last = page.entities.last else { return Self.page(changes, cursor: nil, next: nil, state: state) }
+            state.next = try Self.next(after: last, changedSince: changedSince, mapping: mapping, what: what)
         } else {
             guard let last = changes.last?.id else { return Self.page(changes, cursor: nil, next: nil, state: state) }
             state.next = .after(last)
@@ -156,19 +191,28 @@ extension ODataBackend {
     /// `Set?$filter=…&$orderby=Key[&$select=…]`, the keys after `after` when given; without
     /// `$orderby` when not `ordered` (a read the service pages in its own order).
     func keyedURL(_ request: PullRequest, mapping: ODataRecordMapping, after: String?, ordered: Bool = true) throws -> URL {
-        var filters: [String] = []
-        if let scope = ODataFilter.expression(request.scope, mapping: mapping) { filters.append("(\(scope))") }
+        var filter: String?
         if let after {
             guard let literal = ODataFilter.literal(.string(after), type: mapping.key.type.rawValue) else {
                 throw OfflineStoreError(.badResponse, "pulling \(mapping.set.name): \(after) is not a key of \(mapping.key.type.rawValue)")
             }
-            filters.append("\(mapping.key.property) gt \(literal)")
+            filter = "\(mapping.key.property) gt \(literal)"
         }
+        return try listURL(request, mapping: mapping, filter: filter, orderBy: ordered ? mapping.key.property : nil)
+    }
+
+    /// `Set?$filter=(scope) and (filter)&$orderby=…[&$select=…]`; the changed-since property is
+    /// selected with the key, so that a pull can note its latest value.
+    func listURL(_ request: PullRequest, mapping: ODataRecordMapping, filter: String?, orderBy: String?) throws -> URL {
+        var filters: [String] = []
+        if let scope = ODataFilter.expression(request.scope, mapping: mapping) { filters.append("(\(scope))") }
+        if let filter { filters.append(filters.isEmpty ? filter : "(\(filter))") }
         var query: [String] = []
         if !filters.isEmpty { query.append("$filter=" + ODataFilter.encoded(filters.joined(separator: " and "))) }
-        if ordered { query.append("$orderby=" + ODataFilter.encoded(mapping.key.property)) }
+        if let orderBy { query.append("$orderby=" + ODataFilter.encoded(orderBy)) }
         if let fields = request.hints.fields {
-            let names = [mapping.key.property] + fields.filter { $0 != "id" && mapping.set.property($0) != nil && $0 != mapping.key.property }
+            let always = [mapping.key.property] + (configuration.entitySets[mapping.set.name]?.changedSince.map { [$0] } ?? [])
+            let names = always + fields.filter { $0 != "id" && mapping.set.property($0) != nil && !always.contains($0) }
             query.append("$select=" + ODataFilter.encoded(names.joined(separator: ",")))
         }
         let set = mapping.set.name.addingPercentEncoding(withAllowedCharacters: ODataKey.literalCharacters) ?? mapping.set.name

@@ -47,12 +47,15 @@ public final class ODataBackend: Backend, Sendable {
     }
 
     /// Reads `$metadata` (once) and checks that the entity set exists with a key the store
-    /// can sync; OData sets are never created by a client.
+    /// can sync, and that its changed-since property (``ODataEntitySetSettings/changedSince``),
+    /// if any, is declared with a type a pull can be ordered by; OData sets are never created
+    /// by a client.
     ///
-    /// - Throws: ``OfflineStoreError/Code/configuration`` naming the sets there are, or why
-    ///   the set's key cannot be synced; the errors of reading `$metadata`.
+    /// - Throws: ``OfflineStoreError/Code/configuration`` naming the sets there are, why the
+    ///   set's key cannot be synced, or the changed-since property and the set's properties;
+    ///   the errors of reading `$metadata`.
     public func prepare(collection: String) async throws {
-        _ = try await mapping(collection)
+        _ = try changedSince(of: try await mapping(collection))
     }
 
     /// What `$metadata` says about the set: server-assigned keys (integer or computed keys;

@@ -4,12 +4,14 @@ public struct ODataEntitySetSettings: Sendable, Hashable, Codable {
     /// A property the service sets at every write (a modification timestamp such as
     /// `ModifiedAt`), used on a service without change tracking to pull only what changed:
     /// `$filter=P ge (cursor − margin)`, ordered by the property then the key. Deletions are
-    /// still found by full pulls (``sweepEvery``). Nil (the default): every refresh of a
-    /// service without change tracking lists the whole set.
+    /// still found by full pulls (``sweepEvery``). It must be declared in `$metadata` as
+    /// `Edm.DateTimeOffset`, an integer or `Edm.String` (else preparing the collection is a
+    /// `configuration` error). Not used where the service tracks changes. Nil (the default):
+    /// every refresh of a service without change tracking lists the whole set.
     public var changedSince: String?
-    /// How far before the stored cursor an incremental pull by ``changedSince`` starts, for
-    /// writes committed late with an earlier value (default 2 s). Records read twice change
-    /// nothing.
+    /// How far before the stored cursor an incremental pull by an `Edm.DateTimeOffset`
+    /// ``changedSince`` starts, for writes committed late with an earlier value (default 2 s;
+    /// an integer or string property starts at the cursor). Records read twice change nothing.
     public var changedSinceMargin: Duration
     /// The most operations one request to the set carries (lower than
     /// ``ODataBackend/Configuration/maxBatchSize``); nil keeps the backend's.

@@ -9,6 +9,8 @@ import Foundation
 /// A service that does not is paged by key: each next page asks for the keys after the last
 /// one read (`$filter=Key gt last`), since a row-offset `$skiptoken` skips a live entity when
 /// an earlier one is deleted between pages, and a full pull that missed one would sweep it.
+/// An incremental pull by a changed-since property is paged by that property and the key
+/// (``ODataChangedSince``) for the same reason.
 struct ODataPullState: Codable, Sendable, Equatable {
     /// How the next page is asked.
     enum Next: Codable, Sendable, Equatable {
@@ -16,6 +18,9 @@ struct ODataPullState: Codable, Sendable, Equatable {
         case link(String)
         /// Ask for the keys after this one (the store's id of the last entity read).
         case after(String)
+        /// Ask for the entities after this one in the order changed-since property, key
+        /// (``ODataChangedSince``): its value of the property and the store's id.
+        case since(JSONValue, String)
     }
 
     /// The next page.
@@ -26,6 +31,11 @@ struct ODataPullState: Codable, Sendable, Equatable {
     var restarted = false
     /// Whether the pages are a delta's (read from a stored delta link), not a full read's.
     var delta = false
+    /// With a changed-since property on a service without change tracking: the cursor to store
+    /// with the last page, its value the latest read so far.
+    var changedSince: ODataChangedSinceCursor?
+    /// Whether the pages are an incremental pull's, ordered by the changed-since property then the key.
+    var incremental = false
 
     /// The continuation carrying this state.
     var continuation: PullContinuation {

@@ -7,4 +7,7 @@ struct ODataServiceFacts: Sendable {
     /// Per entity set: whether a full read with `Prefer: odata.track-changes` gave a delta
     /// link. Nil until the set's first full pull.
     var tracksChanges: [String: Bool] = [:]
+    /// The entity sets whose changed-since `$filter` the service refused (400): pulled in full
+    /// from then on, as without the setting.
+    var changedSinceRefused: Set<String> = []
 }
