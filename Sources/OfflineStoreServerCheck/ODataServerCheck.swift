@@ -112,6 +112,9 @@ public struct ODataProbeFacts: Sendable, Hashable {
     public var pages: Int?, listed: Int?, repeated = 0, pageSize: Int?, endless = false
     /// `$count` of the set, when the service answers it.
     public var count: Int?
+    /// `$count` of the set again after the whole read: another value means the set changed
+    /// while it was read, and the number listed cannot be held against either.
+    public var countAfter: Int?
     /// Whether a read with `Prefer: odata.maxpagesize=1` answered one entity and a nextLink.
     public var maxPageSizeHonoured: Bool?
 

@@ -29,6 +29,7 @@ extension ODataServerProbe {
             target = page.nextLink
         }
         (facts.pages, facts.listed, facts.endless, facts.deltaLink) = (pages, listed, target != nil, deltaLink != nil)
+        facts.countAfter = try await count()
         let hinted = try await client.send("GET", set.name, headers: ["Prefer": "odata.maxpagesize=1"])
         let first = try read(hinted, what: "a page of \(set.name) with odata.maxpagesize=1")
         facts.maxPageSizeHonoured = first.entities.count == 1 && first.nextLink != nil
@@ -137,6 +138,12 @@ extension ODataServerProbe {
         var body = fields
         let key = newKey()
         if let key, let property = set.keyProperty { body[property] = key }
+        // Where the server assigns the key, the create is found by a text of its own (a count
+        // before and after would also count other clients' writes).
+        let marker = "offline-store-check-group-" + UUID().uuidString.lowercased()
+        let marked = key == nil ? fields.keys.sorted().first { fields[$0]?.stringValue != nil && $0 != set.keyProperty
+            && !set.computed.contains($0) } : nil
+        if let marked { body[marked] = .string(marker) }
         let before = try await count()
         let requests: JSONValue = ["requests": [
             ["id": "1", "atomicityGroup": "g", "method": "POST", "url": .string(set.name),
@@ -157,6 +164,13 @@ extension ODataServerProbe {
             let applied = try await client.send("GET", try set.entityPath(id)).status == 200
             facts.groupCreateApplied = applied
             if applied { made.append(Scratch(id: id, etag: nil, fields: body)) }
+        } else if let marked {
+            let filter = "\(marked) eq '\(marker)'".addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+            let found = try await client.send("GET", set.name + "?$filter=" + filter)
+            if found.status == 200, let rows = ODataProbeClient.json(found)?["value"]?.arrayValue {
+                facts.groupCreateApplied = !rows.isEmpty
+                for row in rows { if let entity = row.objectValue, let id = try? set.id(of: entity) { made.append(Scratch(id: id, etag: nil, fields: body)) } }
+            }
         } else if let before, let after = try await count() {
             facts.groupCreateApplied = after > before
         }

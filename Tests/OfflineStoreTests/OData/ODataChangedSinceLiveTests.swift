@@ -6,26 +6,32 @@ import Testing
 /// change tracking, pages of 5): another store's writes arrive by incremental pulls that read
 /// only what changed, deletions are found on the scheduled full pull and not before, writes
 /// sharing a millisecond and writes committed with an earlier `ModifiedAt` within the margin
-/// arrive. The suite is serialized: two of its tests fix the fixture's clock for a moment.
+/// arrive. It runs on a plain-mode server of its own (`ODATA_CLOCK_URL`), serialized: two of
+/// its tests fix that server's clock for a moment.
 @Suite("OData changed-since refresh on the fixture", .serialized, .timeLimit(.minutes(5)))
 struct ODataChangedSinceLiveTests {
     let deferred = ObjectStore.Configuration.with { $0.writeMode = .deferred }
-    static let mode = ODataServer.Mode.plain
     static let tasks = [CollectionDescriptor("Tasks")]
 
     /// A backend on the plain service pulling Tasks by `ModifiedAt`.
     static func backend(margin: Duration = .seconds(2), sweepEvery: Int = 10,
                         transport: any HTTPTransport = URLSessionTransport(followingRedirects: false)) throws -> ODataBackend {
         ODataBackend(configuration: .init(
-            serviceRoot: try ODataServer.url(mode), headers: ["Authorization": ODataServer.authorization("writer")],
+            serviceRoot: try ODataServer.clockURL(), headers: ["Authorization": ODataServer.authorization("writer")],
             entitySets: ["Tasks": ODataEntitySetSettings(changedSince: "ModifiedAt", changedSinceMargin: margin, sweepEvery: sweepEvery)],
             timeout: .seconds(60)), transport: transport)
+    }
+
+    /// A backend on the same service without a changed-since property: the other client.
+    static func writer() throws -> ODataBackend {
+        ODataBackend(configuration: .init(serviceRoot: try ODataServer.clockURL(), headers: ["Authorization": ODataServer.authorization("writer")],
+                                          timeout: .seconds(60)))
     }
 
     /// Fixes the fixture's clock at `ms` (nil: lets it run); returns the clock's time.
     @discardableResult
     static func clock(_ ms: Int64?) async throws -> Int64 {
-        let url = try #require(URL(string: "/_fixture/clock", relativeTo: try ODataServer.url(mode))?.absoluteURL)
+        let url = try #require(URL(string: "/_fixture/clock", relativeTo: try ODataServer.clockURL())?.absoluteURL)
         let body = JSONValue.object(["ms": ms.map(JSONValue.int) ?? .null])
         let request = HTTPRequest(method: "PUT", url: url, headers: [("Authorization", ODataServer.authorization("writer")),
                                                                      ("Content-Type", "application/json")],
@@ -68,7 +74,7 @@ struct ODataChangedSinceLiveTests {
         let wire = ODataRecordingTransport()
         try await withTemporaryStore(configuration: deferred, backend: try Self.backend(margin: .zero, transport: wire),
                                      collections: Self.tasks) { a in
-            try await withTemporaryStore(configuration: deferred, backend: try ODataServer.backend(Self.mode),
+            try await withTemporaryStore(configuration: deferred, backend: try Self.writer(),
                                          collections: Self.tasks) { b in
                 let ids = try await Self.create(30, in: b, prefix: "since")
                 let mine = Set(ids)
@@ -109,7 +115,7 @@ struct ODataChangedSinceLiveTests {
         let wire = ODataRecordingTransport()
         try await withTemporaryStore(configuration: deferred, backend: try Self.backend(sweepEvery: 3, transport: wire),
                                      collections: Self.tasks) { a in
-            try await withTemporaryStore(configuration: deferred, backend: try ODataServer.backend(Self.mode),
+            try await withTemporaryStore(configuration: deferred, backend: try Self.writer(),
                                          collections: Self.tasks) { b in
                 let ids = try await Self.create(2, in: b, prefix: "sweep")
                 let (gone, kept) = (ids[0], ids[1])
@@ -147,7 +153,7 @@ struct ODataChangedSinceLiveTests {
     @Test(.liveServer) func writesSharingAMillisecondAllArrive() async throws {
         // No margin: only the pull's `ge` and its paging by (ModifiedAt, ID) keep them.
         try await withTemporaryStore(configuration: deferred, backend: try Self.backend(margin: .zero), collections: Self.tasks) { a in
-            try await withTemporaryStore(configuration: deferred, backend: try ODataServer.backend(Self.mode),
+            try await withTemporaryStore(configuration: deferred, backend: try Self.writer(),
                                          collections: Self.tasks) { b in
                 _ = try await Self.create(1, in: b, prefix: "ms")
                 try await a.refresh(collections: ["Tasks"])
@@ -168,7 +174,7 @@ struct ODataChangedSinceLiveTests {
 
     @Test(.liveServer) func aWriteCommittedWithAnEarlierModifiedAtWithinTheMarginArrives() async throws {
         try await withTemporaryStore(configuration: deferred, backend: try Self.backend(margin: .seconds(2)), collections: Self.tasks) { a in
-            try await withTemporaryStore(configuration: deferred, backend: try ODataServer.backend(Self.mode),
+            try await withTemporaryStore(configuration: deferred, backend: try Self.writer(),
                                          collections: Self.tasks) { b in
                 _ = try await Self.create(1, in: b, prefix: "late")
                 try await a.refresh(collections: ["Tasks"])

@@ -31,6 +31,18 @@ enum ODataServer {
         return url
     }
 
+    /// The service root of the plain-mode server kept for tests that fix the server's clock
+    /// (`ODATA_CLOCK_URL`): a fixed clock gives every write one timestamp, so on a shared
+    /// server it would hide another test's conflict.
+    ///
+    /// - Throws: ``NotConfigured`` when it is unset; tests never skip silently.
+    static func clockURL() throws -> URL {
+        guard let text = ProcessInfo.processInfo.environment["ODATA_CLOCK_URL"], !text.isEmpty, let url = URL(string: text) else {
+            throw NotConfigured(variable: "ODATA_CLOCK_URL")
+        }
+        return url
+    }
+
     /// `Authorization: Basic …` of a fixture user (`writer` or `reader`).
     static func authorization(_ user: String) -> String {
         "Basic " + Data("\(user):\(user)".utf8).base64EncodedString()

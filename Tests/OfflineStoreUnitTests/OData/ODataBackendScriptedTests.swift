@@ -81,6 +81,7 @@ struct ODataBackendScriptedTests {
         let error = await #expect(throws: OfflineStoreError.self) { try await backend.prepare(collection: "Tickets") }
         #expect(error?.code == .configuration && error?.message.contains("Customers, Orders, Tasks") == true)
         #expect(backend.traits(of: "Orders").associations == ["CustomerID": "Customers"] && backend.traits(of: "Orders").assignsIDs)
-        #expect(throws: OfflineStoreError.self) { try backend.validate(id: "not-a-guid", in: "Tasks") }
+        let invalid = #expect(throws: OfflineStoreError.self) { try backend.validate(id: "not-a-guid", in: "Tasks") }
+        #expect(invalid?.code == .invalidID)
     }
 }
