@@ -35,20 +35,9 @@ extension ODataBackend {
         let what = "pulling \(request.collection)"
         if let continuation = request.continuation {
             let state = try ODataPullState(continuation)
-            switch state.next {
-            case .link(let link):
-                return try await page(try followed(link, what: what), state: state, request: request, mapping: mapping, what: what)
-            case .after(let last):
-                return try await page(try keyedURL(request, mapping: mapping, after: last), state: state, request: request,
-                                      mapping: mapping, what: what)
-            case .since(let value, let last):
-                guard let changedSince else {
-                    throw OfflineStoreError(.invalidOperation, "\(what): the pull continuation is ordered by a changed-since "
-                        + "property the set no longer has")
-                }
-                return try await page(try sinceURL(request, mapping: mapping, changedSince: changedSince, after: (value, last)),
-                                      state: state, request: request, mapping: mapping, what: what)
-            }
+            let url = try nextURL(state, request: request, mapping: mapping, changedSince: changedSince, what: what)
+            return try await page(url, ahead: continuation.ahead as? ODataPageAhead, state: state, request: request,
+                                  mapping: mapping, what: what)
         }
         if let cursor = request.cursor {
             if ODataChangedSinceCursor.isChangedSince(cursor) {
@@ -96,12 +85,44 @@ extension ODataBackend {
         return try await page(reply, state: state, delta: false, request: request, mapping: mapping, what: what, first: true)
     }
 
-    /// GETs a later page of a full pull or delta.
-    func page(_ url: URL, state: ODataPullState, request: PullRequest, mapping: ODataRecordMapping,
-                      what: String) async throws -> PullPage {
-        let prefer = "odata.maxpagesize=\(Self.pageSizeHint)"
-        let reply = try await send("GET", url, headers: [("Prefer", prefer)], what: what)
+    /// The URL of the page a continuation's state leads to.
+    func nextURL(_ state: ODataPullState, request: PullRequest, mapping: ODataRecordMapping, changedSince: ODataChangedSince?,
+                 what: String) throws -> URL {
+        switch state.next {
+        case .link(let link):
+            return try followed(link, what: what)
+        case .after(let last):
+            return try keyedURL(request, mapping: mapping, after: last)
+        case .since(let value, let last):
+            guard let changedSince else {
+                throw OfflineStoreError(.invalidOperation, "\(what): the pull continuation is ordered by a changed-since "
+                    + "property the set no longer has")
+            }
+            return try sinceURL(request, mapping: mapping, changedSince: changedSince, after: (value, last))
+        }
+    }
+
+    /// GETs a later page of a full pull or delta, or takes the answer already asked for.
+    func page(_ url: URL, ahead: ODataPageAhead?, state: ODataPullState, request: PullRequest, mapping: ODataRecordMapping,
+              what: String) async throws -> PullPage {
+        let reply = if let ahead, ahead.url == url { try await ahead.answer() } else { try await laterPage(url, what: what) }
         return try await page(reply, state: state, delta: state.delta, request: request, mapping: mapping, what: what)
+    }
+
+    /// GETs a later page.
+    func laterPage(_ url: URL, what: String) async throws -> ODataReply {
+        try await send("GET", url, headers: [("Prefer", "odata.maxpagesize=\(Self.pageSizeHint)")], what: what)
+    }
+
+    /// The continuation to a state's next page, with that page already asked for.
+    func continuation(to state: ODataPullState, request: PullRequest, mapping: ODataRecordMapping,
+                      what: String) -> PullContinuation {
+        let changedSince = try? self.changedSince(of: mapping)
+        guard let url = try? nextURL(state, request: request, mapping: mapping, changedSince: changedSince, what: what) else {
+            return state.continuation
+        }
+        let ahead = ODataPageAhead(url: url, answer: Task { [self] in try await laterPage(url, what: what) })
+        return PullContinuation(token: state.continuation.token, ahead: ahead)
     }
 
     /// Reads one answer as a page and says how the pull goes on.
@@ -143,7 +164,8 @@ extension ODataBackend {
             guard let last = changes.last?.id else { return Self.page(changes, cursor: nil, next: nil, state: state) }
             state.next = .after(last)
         }
-        return Self.page(changes, cursor: nil, next: state.continuation, state: state)
+        return Self.page(changes, cursor: nil, next: continuation(to: state, request: request, mapping: mapping, what: what),
+                         state: state)
     }
 
     private static func page(_ changes: [RemoteChange], cursor: String?, next: PullContinuation?, state: ODataPullState) -> PullPage {
