@@ -19,7 +19,11 @@ extension ODataBackend {
     /// by) start a full pull too; local edits are kept, as after any full pull.
     func incrementalPage(_ request: PullRequest, cursor text: String, changedSince: ODataChangedSince?,
                          mapping: ODataRecordMapping, what: String) async throws -> PullPage {
-        let refused = service.withLock { $0.changedSinceRefused.contains(mapping.set.name) }
+        // Only a set whose service gave no delta link stores a changed-since cursor.
+        let refused = service.withLock { facts in
+            facts.tracksChanges[mapping.set.name] = false
+            return facts.changedSinceRefused.contains(mapping.set.name)
+        }
         guard let changedSince, !refused, let cursor = ODataChangedSinceCursor(text: text), cursor.property == changedSince.property,
               let value = cursor.value, let filter = changedSince.since(value) else {
             return try await firstPage(request, mapping: mapping, changedSince: changedSince, restarted: true, what: what)

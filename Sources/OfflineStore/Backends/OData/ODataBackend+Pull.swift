@@ -57,11 +57,12 @@ extension ODataBackend {
     /// property the pull also notes the latest value it reads, the cursor of a service that
     /// turns out not to track changes.
     ///
-    /// A set not yet known to lack change tracking is asked in the service's own order: a
-    /// service that tracks changes is paged by its own next links (whose tokens hold the key),
-    /// and ordering by key would cost it a sort of the set at every page. Only when that answer
-    /// brings no delta link (once per set and backend) is the set asked again ordered by key,
-    /// to be paged by key.
+    /// A set that may track changes (no pull found it without) is asked in the service's own
+    /// order: a service that tracks changes is paged by its own next links (whose tokens hold
+    /// the key), and ordering by key would cost it a sort of the set at every page. Only when
+    /// that answer brings no delta link (once per set and backend, and never after a
+    /// changed-since cursor, which only such a set stores) is the set asked again ordered by
+    /// key, to be paged by key.
     func firstPage(_ request: PullRequest, mapping: ODataRecordMapping, changedSince: ODataChangedSince?, restarted: Bool,
                    what: String) async throws -> PullPage {
         let prefer = [("Prefer", "odata.track-changes,odata.maxpagesize=\(Self.pageSizeHint)")]
