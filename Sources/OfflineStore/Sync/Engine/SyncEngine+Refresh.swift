@@ -87,7 +87,9 @@ extension SyncEngine {
             }
         }
         // A scope may rightly match nothing; only a whole collection that came back empty is checked.
-        if cursor == nil, scope == nil, pulled.count == 0 { try checkServerKeptData(of: collection.name) }
+        // On a server without tombstones an empty listing is how the deletion of its last
+        // records shows (a sweep removes them, never an object with pending edits).
+        if cursor == nil, scope == nil, pulled.count == 0, !backendSweeps { try checkServerKeptData(of: collection.name) }
         // The refused cursor is not asked again when the pull that replaced it gave none.
         if pulled.restarted, pulled.cursor == nil, commit.storesPageCursors {
             try write("forgetting the refused cursor of \(collection.name)") { db in
