@@ -31,12 +31,15 @@ enum SyncStep: String, CaseIterable {
     }
 }
 
-/// Where and how the workload syncs: `--server URL --bucket NAME [--timeout SECONDS] [--backend kinto|rest]`.
+/// Where and how the workload syncs: `--server URL --bucket NAME [--timeout SECONDS] [--backend kinto|rest|odata]`.
 struct ServerOptions {
+    /// The server's kind, as `--backend` names it.
+    enum Kind: String { case kinto, rest, odata }
+
     var url: URL
     var bucket: String
     var timeout: Duration
-    var isREST: Bool
+    var kind: Kind
 
     /// Reads the options after the positional arguments; nil when there is no `--server`.
     init?(_ arguments: ArraySlice<String>) {
@@ -53,22 +56,36 @@ struct ServerOptions {
         self.url = url
         self.bucket = bucket
         timeout = .seconds(Double(options["timeout"] ?? "10") ?? 10)
-        guard ["kinto", "rest"].contains(options["backend"] ?? "kinto") else { fail("--backend is kinto or rest", status: 64) }
-        isREST = options["backend"] == "rest"
+        guard let kind = Kind(rawValue: options["backend"] ?? "kinto") else { fail("--backend is kinto, rest or odata", status: 64) }
+        self.kind = kind
     }
 
     /// How the items are stored on this server.
-    var layout: WorkloadLayout { isREST ? .rest(scope: bucket) : .kinto }
+    var layout: WorkloadLayout {
+        switch kind {
+        case .kinto: .kinto
+        case .rest: .named(scope: bucket, .rails)
+        case .odata: .named(scope: bucket, .odata)
+        }
+    }
 
-    /// The backend (Kinto, or REST on the Rails test app's customers) that logs its wire traffic.
+    /// The backend (Kinto, REST on the Rails test app's customers, or OData on the fixture's
+    /// Customers as its writer) that logs its wire traffic.
     func backend() -> any Backend {
-        if isREST {
+        let transport = WireLog(base: URLSessionTransport())
+        switch kind {
+        case .kinto:
+            return KintoBackend(configuration: .init(serverURL: url, bucket: bucket,
+                                                     auth: .basic(user: "alice", password: "secret"), timeout: timeout),
+                                transport: transport)
+        case .rest:
             return RESTBackend(configuration: .init(baseURL: url, resources: ["customers": RESTResource(path: "/customers", wrapKey: "customer")],
                                                     timeout: timeout),
-                               transport: WireLog(base: URLSessionTransport()))
+                               transport: transport)
+        case .odata:
+            let basic = Data("writer:writer".utf8).base64EncodedString()
+            return ODataBackend(configuration: .init(serviceRoot: url, headers: ["Authorization": "Basic \(basic)"], timeout: timeout),
+                                transport: transport)
         }
-        return KintoBackend(configuration: .init(serverURL: url, bucket: bucket,
-                                          auth: .basic(user: "alice", password: "secret"), timeout: timeout),
-                     transport: WireLog(base: URLSessionTransport()))
     }
 }

@@ -1,7 +1,7 @@
 // crash-writer: makes edits to a store until it is killed, for ObjectStoreCrashTests.
 //
 // Usage: crash-writer <store-path> <seed> <first-value> [<max-edits>]
-//                     [--server URL --bucket NAME [--timeout SECONDS] [--backend kinto|rest]]
+//                     [--server URL --bucket NAME [--timeout SECONDS] [--backend kinto|rest|odata]]
 //        crash-writer migrate <store-path>      (a stored migration; see MigrationRun.swift)
 //        crash-writer lifecycle <store-path>    (suspension and resumption; see LifecycleRun.swift)
 //
@@ -25,7 +25,9 @@
 // refresh or sync (see SyncStep.swift for its `step` lines), and every HTTP request is
 // announced with `wire` lines (WireLog.swift), so the parent can kill it inside a flush.
 // With --backend rest the server is the Rails test app and the items are customers in the
-// scope named by --bucket (WorkloadLayout.swift); ids are assigned by the server.
+// scope named by --bucket (WorkloadLayout.swift); ids are assigned by the server. With
+// --backend odata the server is the OData fixture's service root and the items are its
+// Customers, the same way.
 // Exit status: 0 after max-edits edits, 1 when an
 // edit fails (the message goes to standard error), 64 for bad arguments.
 

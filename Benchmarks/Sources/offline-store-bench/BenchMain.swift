@@ -6,6 +6,7 @@ import Foundation
 ///     offline-store-bench --kinto-url URL --python .venv/bin/python --script Benchmarks/kinto_http_baseline.py
 ///         [--refresh-kinto NAME=URL]… [--refresh-counts "20000 200000"]
 ///         [--cluster-url URL --cluster-node URL --cluster-pids "PID…"] [--fleet-sizes "1 4 16 32"]
+///         [--odata MODE=URL]… [--odata-python PATH] [--odata-script Benchmarks/odata_baseline.py]
 ///     offline-store-bench child SCENARIO ARGS…      (a scenario in a fresh process)
 ///
 /// Progress goes to standard error; the table alone to standard output.
@@ -52,6 +53,10 @@ struct BenchMain {
         var clusterNode: String?
         var clusterPIDs: [Int32] = []
         var fleetSizes = [1, 4, 16, 32]
+        /// The seeded OData fixtures, e.g. ("delta", URL), ("plain", URL), and the baseline script.
+        var odataServers: [(mode: String, url: String)] = []
+        var odataScript = "Benchmarks/odata_baseline.py"
+        var odataPython = ".build-odata/venv/bin/python"
 
         init(_ arguments: [String]) throws {
             var it = arguments.makeIterator()
@@ -71,6 +76,12 @@ struct BenchMain {
                 case "--cluster-url": clusterURL = it.next()
                 case "--cluster-node": clusterNode = it.next()
                 case "--cluster-pids": clusterPIDs = (it.next() ?? "").split(separator: " ").compactMap { Int32($0) }
+                case "--odata":
+                    let value = it.next() ?? ""
+                    guard let eq = value.firstIndex(of: "=") else { throw BenchError("--odata MODE=URL") }
+                    odataServers.append((String(value[..<eq]), String(value[value.index(after: eq)...])))
+                case "--odata-python": odataPython = it.next() ?? odataPython
+                case "--odata-script": odataScript = it.next() ?? odataScript
                 case "--fleet-sizes": fleetSizes = (it.next() ?? "").split(separator: " ").compactMap { Int($0) }
                 default: throw BenchError("unknown argument \(a)")
                 }
@@ -142,6 +153,18 @@ struct BenchMain {
             }
         } else {
             progress("no --kinto-url: the Kinto scenarios are skipped")
+        }
+        if o.wants("odata") {
+            for server in o.odataServers {
+                progress("refresh of \(ODataBenchmarks.refreshCount) Tasks from the OData fixture (\(server.mode) mode): ours, odatapy's client, raw GETs")
+                try ODataBenchmarks.refreshRows(mode: server.mode, url: server.url, python: o.odataPython, script: o.odataScript,
+                                                rounds: 2).forEach(add)
+                progress("flush of \(ODataBenchmarks.flushCount) creates to the OData fixture (\(server.mode) mode): ours and raw $batch")
+                add(try ODataBenchmarks.flushRow(mode: server.mode, url: server.url, python: o.odataPython, script: o.odataScript,
+                                                 batch: ODataBenchmarks.batchSize,
+                                                 rounds: 2))
+            }
+            if o.odataServers.isEmpty { progress("no --odata: the OData scenarios are skipped") }
         }
         if o.wants("refresh") {
             for count in o.refreshCounts {

@@ -44,6 +44,12 @@ enum ChildProcess {
             guard arguments.count == 4 || arguments.count == 5 else { throw BenchError("refresh-kinto URL COLLECTION PATH [PAGE-SIZE]") }
             print(try await KintoRefreshBenchmarks.refresh(url: arguments[1], collection: arguments[2], path: arguments[3],
                                                            pageSize: arguments.count == 5 ? Int(arguments[4]) : nil))
+        case "refresh-odata":
+            guard arguments.count == 3 else { throw BenchError("refresh-odata URL PATH") }
+            print(try await ODataBenchmarks.refresh(url: arguments[1], path: arguments[2]))
+        case "flush-odata":
+            guard arguments.count == 4, let count = Int(arguments[2]) else { throw BenchError("flush-odata URL COUNT PATH") }
+            print(try await ODataBenchmarks.flush(url: arguments[1], count: count, path: arguments[3]))
         case "raw-gets":
             guard arguments.count == 4, let pageSize = Int(arguments[3]) else { throw BenchError("raw-gets URL COLLECTION PAGE-SIZE") }
             print(try await PageSizeBenchmarks.rawGets(url: arguments[1], collection: arguments[2], pageSize: pageSize))

@@ -140,6 +140,13 @@ public struct PullPage: Sendable {
     public var next: PullContinuation?
     /// The total number of changes the server announced, if it did.
     public var total: Int?
+    /// Whether the pull this page belongs to started over from the beginning although it was
+    /// asked from a cursor (the server refused the cursor: an expired delta link): its pages
+    /// list every live record, as a pull with a nil ``PullRequest/cursor`` does, so a backend
+    /// that finds deletions by absence (``BackendTraits/sweepsDeletions``) has them swept
+    /// after its last page; when its last page has no cursor, the refused one is forgotten
+    /// (the next pull starts from the beginning). Set on every page of such a pull. Default false.
+    public var restartedFromTheBeginning = false
 
     /// Creates a page.
     public init(changes: [RemoteChange], cursor: String?, next: PullContinuation?, total: Int? = nil) {

@@ -5,11 +5,12 @@ import OfflineStoreCommandLine
 import OfflineStoreServerCheck
 
 extension OfflineStoreCommand {
-    /// `check-server`: the library's `RESTBackend.checkServer` on the store's REST server.
+    /// `check-server`: `RESTBackend.checkServer` on the store's REST server, or
+    /// `ODataBackend.checkServer` on its OData service.
     struct CheckServer: StoreCommand {
         static let configuration = CommandConfiguration(
             commandName: "check-server",
-            abstract: "Check that a REST server gives the guarantees its resources file relies on.",
+            abstract: "Check that a REST server or an OData service gives the guarantees sync relies on.",
             discussion: """
                 For each resource (or the COLLECTIONs named), creates scratch records, probes the \
                 server, and removes them: is a stale update or delete refused (409/412), does a pull \
@@ -19,6 +20,11 @@ extension OfflineStoreCommand {
                 "detail","fix"}; outcome is holds, fails or notChecked. Exit 2 when a guarantee the \
                 resources file relies on fails; 0 otherwise (a guarantee it does not rely on, such as \
                 under "concurrency": "none", may fail: a warning).
+                On an OData service, for each entity set named (default: the store's synced collections), \
+                creates scratch entities and removes them, and reports staleUpdate (412 on a stale If-Match), \
+                ifMatchRequired (428), changeTracking (deltaLink, @removed), paging, batch, atomicityGroups, \
+                resentCreate (409 or not), resentDelete (404 or 412) and deletions (what finding them costs); \
+                each row adds "store": what the store does with it.
                 """)
 
         @OptionGroup var global: GlobalOptions
@@ -39,6 +45,7 @@ extension OfflineStoreCommand {
                                                                            name: "--sample \(sample[..<equals])")
             }
             let (names, samples, asText) = (collections, given, text)
+            if try await Self.checkOData(global, names: names, samples: samples, asText: asText) { return }
             let check = try await StoreSession.with(global, server: .required) { session -> RESTServerCheck in
                 guard let settings = session.settings, settings.backend == .rest,
                       let backend = try settings.makeBackend(environment: ProcessInfo.processInfo.environment) as? RESTBackend else {
@@ -51,6 +58,27 @@ extension OfflineStoreCommand {
             }
             if asText { Self.printTable(check) } else { for row in check.rows { Output.line(Self.shape(row)) } }
             if !check.holds { throw ExitCode(ExitStatus.guaranteeMissing) }
+        }
+
+        /// Runs the OData check when the store syncs with an OData service; false otherwise.
+        ///
+        /// - Throws: ``CLIError`` when no entity set is named or added; exit 2 when a guarantee
+        ///   the store relies on fails; the library's errors.
+        static func checkOData(_ global: GlobalOptions, names: [String], samples: [String: JSONValue],
+                               asText: Bool) async throws -> Bool {
+            let check = try await StoreSession.with(global, server: .required) { session -> ODataServerCheck? in
+                guard let settings = session.settings, settings.backend == .odata else { return nil }
+                let sets = names.isEmpty ? session.store.collections().filter { !$0.isLocalOnly }.map(\.name) : names
+                guard !sets.isEmpty else {
+                    throw CLIError("name the entity sets to check, or add them with `collection add` first")
+                }
+                let backend = ODataBackend(configuration: try settings.odataConfiguration(environment: ProcessInfo.processInfo.environment))
+                return try await backend.checkServer(entitySets: sets, samples: samples)
+            }
+            guard let check else { return false }
+            if asText { FileHandle.standardOutput.write(Data(check.table.utf8)) } else { for row in check.rows { Output.line(row.json) } }
+            if !check.holds { throw ExitCode(ExitStatus.guaranteeMissing) }
+            return true
         }
 
         /// One row as a JSON line.

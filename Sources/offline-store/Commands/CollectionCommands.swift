@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import OfflineStore
 import OfflineStoreCommandLine
 
@@ -31,7 +32,7 @@ extension OfflineStoreCommand.CollectionGroup {
 
         @OptionGroup var global: GlobalOptions
 
-        @Argument(help: "The collection's name (on Kinto: letters, digits, '_' and '-').")
+        @Argument(help: "The collection's name (on Kinto: letters, digits, '_' and '-'; on OData: the entity set's).")
         var name: String
 
         @Option(help: "What an edit does when the server cannot be reached.")
@@ -66,10 +67,17 @@ extension OfflineStoreCommand.CollectionGroup {
         @Option(name: .customLong("remove-field"), parsing: .singleValue, help: "In --schema-version, remove FIELD from every record.")
         var removedFields: [String] = []
 
-        /// A synced collection must exist on the server's side: a valid Kinto name, or a
-        /// resource in the REST resources file.
-        static func checkSynced(_ name: String, settings: CLISettings?) throws {
-            if settings?.backend == .rest {
+        /// A synced collection must exist on the server's side: a valid Kinto name, a
+        /// resource in the REST resources file, or an entity set of the OData service
+        /// (checked against its `$metadata` when the service answers; else added with a note).
+        static func checkSynced(_ name: String, settings: CLISettings?) async throws {
+            if let settings, settings.backend == .odata {
+                let verdict = try await ODataEntitySetCheck.check(name, settings: settings,
+                                                                  environment: ProcessInfo.processInfo.environment)
+                if case .unchecked(let reason) = verdict {
+                    Output.note("entity set '\(name)' was not checked against the service's $metadata (\(reason)); added as given")
+                }
+            } else if settings?.backend == .rest {
                 let known = settings?.resources?["resources"]?.objectValue?.keys.sorted() ?? []
                 guard known.contains(name) else {
                     throw CLIError("collection '\(name)' has no resource in the store's REST resources file "
@@ -90,7 +98,7 @@ extension OfflineStoreCommand.CollectionGroup {
                                                     version: schemaVersion ?? 1)
             let (name, localOnly, clearScope, readAccessLoss, schemaVersion) = (name, localOnly, clearScope, readAccessLoss, schemaVersion)
             try await StoreSession.with(global, server: .never) { session in
-                if !localOnly { try Self.checkSynced(name, settings: session.settings) }
+                if !localOnly { try await Self.checkSynced(name, settings: session.settings) }
                 let existing = try? session.store.descriptor(of: name)
                 // No scope option: an existing collection keeps its scope.
                 if !terms.isEmpty { descriptor.syncScope = ServerQuery(terms) }

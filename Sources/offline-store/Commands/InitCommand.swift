@@ -14,6 +14,10 @@ extension OfflineStoreCommand {
                 With --backend rest, --resources names a JSON file describing the server's resources \
                 (routes, wrapping, keys, ids, paging; see Docs/CLI.md); its content is checked and \
                 recorded in the store, and --bucket is not used.
+                With --backend odata, --server is the service root (e.g. http://127.0.0.1:8080/odata) and \
+                each collection is an entity set; --odata optionally names a JSON file of per-entity-set \
+                settings (changedSince, changedSinceMarginSeconds, batchSize, sweepEvery; see Docs/CLI.md), \
+                checked and recorded in the store like --resources.
                 Prints the recorded settings.
                 """)
 
@@ -30,6 +34,9 @@ extension OfflineStoreCommand {
 
         @Option(help: ArgumentHelp("With --backend rest: the JSON file describing the server's resources.", valueName: "file"))
         var resources: String?
+
+        @Option(help: ArgumentHelp("With --backend odata: a JSON file of per-entity-set settings.", valueName: "file"))
+        var odata: String?
 
         @Option(help: ArgumentHelp("The user for HTTP basic auth (with --password-env).", valueName: "name"))
         var user: String?
@@ -60,9 +67,10 @@ extension OfflineStoreCommand {
             switch backend {
             case .rest:
                 guard resources != nil else { throw ValidationError("--backend rest needs --resources FILE") }
-            case .kinto:
+            case .kinto, .odata:
                 guard resources == nil else { throw ValidationError("--resources goes with --backend rest") }
             }
+            if odata != nil, backend != .odata { throw ValidationError("--odata goes with --backend odata") }
             guard Self.isKintoName(bucket) else {
                 throw ValidationError("--bucket '\(bucket)' is not a valid Kinto name: ASCII letters, digits, '_' "
                     + "and '-', starting with a letter or digit")
@@ -99,6 +107,7 @@ extension OfflineStoreCommand {
                     throw CLIError.usage("cannot read --resources \(resources): \(error.localizedDescription)")
                 }
             }
+            if backend == .odata { settings.odata = try Self.readODataSettings(odata) }
             let existed = FileManager.default.fileExists(atPath: path)
             let store = try ObjectStore(path: path)
             defer { try? store.close() }
@@ -109,6 +118,21 @@ extension OfflineStoreCommand {
             var printed = settings.json
             printed["store"] = .string(path)
             Output.line(printed)
+        }
+
+        /// The `--odata` file's document, checked now rather than at the first sync (`{}` without the option).
+        ///
+        /// - Throws: ``CLIError`` (exit 64) naming the file and what is wrong in it.
+        static func readODataSettings(_ file: String?) throws -> JSONValue {
+            guard let file else { return [:] }
+            let document: JSONValue
+            do { document = try JSONValue(parsing: try Data(contentsOf: URL(fileURLWithPath: file))) } catch let error as JSONError {
+                throw CLIError.usage("--odata \(file) is not valid JSON: \(error)")
+            } catch {
+                throw CLIError.usage("cannot read --odata \(file): \(error.localizedDescription)")
+            }
+            _ = try ODataSettingsFile.settings(document, source: "--odata \(file)")
+            return document
         }
 
         static func isKintoName(_ name: String) -> Bool {

@@ -33,12 +33,14 @@ enum KeepArgument: String, ExpressibleByArgument, CaseIterable {
     case local, server
 }
 
-/// `--backend kinto` (the only backend so far).
+/// `--backend kinto|rest|odata`.
 enum BackendArgument: String, ExpressibleByArgument, CaseIterable {
     /// Kinto's HTTP API (buckets, collections, records, batch).
     case kinto
     /// A Rails-style REST API described by a resources file (`init --resources`).
     case rest
+    /// An OData v4 service: each entity set a collection (`init --odata` for optional settings).
+    case odata
 }
 
 extension SyncState: ExpressibleByArgument {}

@@ -19,15 +19,21 @@ struct CLISettings: Equatable {
     /// With the REST backend: the resources document `init --resources` read (kept in the
     /// store, so the store does not depend on the file afterwards).
     var resources: JSONValue?
+    /// With the OData backend: the per-entity-set settings document `init --odata` read
+    /// (`{}` without the option), kept in the store like REST's resources.
+    var odata: JSONValue?
 
-    /// The settings as stored and as `init` prints them.
+    /// The settings as stored and as `init` prints them. `odata` is there only for the OData
+    /// backend, so the other backends' lines stay as they were.
     var json: JSONValue {
-        [
+        var members: [String: JSONValue] = [
             "server": .string(server.absoluteString), "backend": .string(backend.rawValue), "bucket": .string(bucket),
             "user": Shape.optional(user), "passwordEnv": Shape.optional(passwordVariable),
             "tokenEnv": Shape.optional(tokenVariable), "writeMode": .string(writeMode.rawValue),
             "sharedBucket": .bool(sharedBucket), "resources": resources ?? .null,
         ]
+        if backend == .odata { members["odata"] = odata ?? [:] }
+        return .object(members)
     }
 
 }
@@ -54,6 +60,7 @@ extension CLISettings {
         if backend == .rest, resources == nil {
             throw CLIError("the store's REST settings have no resources; run `offline-store init --force` again")
         }
+        self.odata = json["odata"].flatMap { $0 == .null ? nil : $0 }
     }
 
     /// The settings stored in a store, or nil when `init` never ran on it.
@@ -109,13 +116,27 @@ extension CLISettings {
             do { file = try RESTResourceFile(json: resources ?? .null) } catch let error as OfflineStoreError {
                 throw CLIError("the store's REST resources cannot be read (\(error.message)); run `offline-store init --force` again")
             }
-            return RESTBackend(configuration: file.configuration(baseURL: server, headers: restHeaders(environment: environment)))
+            return RESTBackend(configuration: file.configuration(baseURL: server, headers: httpHeaders(environment: environment)))
+        case .odata:
+            return ODataBackend(configuration: try odataConfiguration(environment: environment))
         }
     }
 
-    /// The `Authorization` header of a REST server, from the secret in the environment;
+    /// The OData backend's configuration: the service root, the `Authorization` header and
+    /// the per-entity-set settings recorded by `init --odata`.
+    ///
+    /// - Throws: ``CLIError`` when the recorded settings no longer parse.
+    func odataConfiguration(environment: [String: String]) throws -> ODataBackend.Configuration {
+        let sets: [String: ODataEntitySetSettings]
+        do { sets = try ODataSettingsFile.settings(odata ?? [:], source: "the store's OData settings") } catch let error as CLIError {
+            throw CLIError("\(error.message); run `offline-store init --force` again")
+        }
+        return ODataBackend.Configuration(serviceRoot: server, headers: httpHeaders(environment: environment), entitySets: sets)
+    }
+
+    /// The `Authorization` header of a REST or OData server, from the secret in the environment;
     /// none when the secret is missing (the server's 401 then ends the command with exit 6).
-    func restHeaders(environment: [String: String]) -> [String: String] {
+    func httpHeaders(environment: [String: String]) -> [String: String] {
         guard missingSecret(in: environment) == nil else { return [:] }
         if let name = passwordVariable, let secret = environment[name] {
             return ["Authorization": "Basic " + Data("\(user ?? ""):\(secret)".utf8).base64EncodedString()]

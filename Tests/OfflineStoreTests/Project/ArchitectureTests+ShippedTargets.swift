@@ -15,9 +15,6 @@ extension ArchitectureTests {
 
     /// Declarations the shipped targets keep although only tests use them, each with why.
     static let testOnlyAllowed: [(name: String, why: String)] = [
-        ("ODataBatch", "the OData backend's parts, table-tested before the backend that sends them lands (its own branch)"),
-        ("entities", "ODataPage's reading, table-tested before the OData backend that pulls lands"),
-        ("removals", "ODataPage's reading, table-tested before the OData backend that pulls lands"),
         ("isPolling", "a lifetime the tests wait on instead of sleeping (the change watcher's polling ended)"),
         ("runningCount", "a lifetime the tests wait on instead of sleeping (every observation ended)"),
         ("isSending", "a lifetime the tests wait on instead of sleeping (the background sender's pass ended)"),

@@ -4,7 +4,7 @@ import Testing
 /// `FaultProxyTests` on the REST backend: the same workload (`crash-writer --backend rest`)
 /// syncs with the real Rails test app through `scripts/faultproxy.py`, with server-assigned
 /// ids (every create is re-keyed) and `Idempotency-Key` replay of resent creates. Checked by
-/// ``RESTWorkloadCheck``: every acknowledged edit survives, no item is live twice on the
+/// ``NamedWorkloadCheck``: every acknowledged edit survives, no item is live twice on the
 /// server or locally, and store and server agree after quiescence.
 ///
 /// The normal suite runs the faults that lose or mangle answers the server applied
@@ -20,7 +20,7 @@ struct RESTFaultProxyTests {
     @Test("faults between the store and Rails lose and duplicate nothing", .liveServer, arguments: kinds)
     func faultsLoseNothing(kind: String) async throws {
         let seed = TestEnvironment.reliabilitySeed
-        let target = RESTWorkloadCheck(server: try RailsServer.url(), scope: RailsServer.uniqueName("fault"))
+        let target = NamedWorkloadCheck(server: try RailsServer.url(), scope: RailsServer.uniqueName("fault"), kind: .rails)
         try await WorkloadDriver.faultRuns(target, kind: kind,
                                            edits: TestEnvironment.number("RELIABILITY_FAULT_EDITS", default: 40),
                                            runs: TestEnvironment.number("RELIABILITY_FAULT_RUNS", default: 1),

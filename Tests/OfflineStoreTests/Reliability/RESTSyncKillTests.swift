@@ -5,7 +5,7 @@ import Testing
 /// the real Rails test app (server-assigned ids, `Idempotency-Key` replay) and is killed
 /// with SIGKILL at seeded points (`WorkloadDriver.KillPoint`): right after a request left,
 /// right after its answer arrived (Rails applied it, the store has not recorded it), after
-/// an acknowledgement, or at a step start. Checked by ``RESTWorkloadCheck``; every fifth
+/// an acknowledgement, or at a step start. Checked by ``NamedWorkloadCheck``; every fifth
 /// run, and the last, after quiescence against the server.
 ///
 /// `RELIABILITY_REST_KILLS` sets the number of kill points (20 by default).
@@ -13,7 +13,7 @@ import Testing
 struct RESTSyncKillTests {
     @Test(.liveServer) func acknowledgedEditsSurviveKillsInsideRESTFlushes() async throws {
         let seed = TestEnvironment.reliabilitySeed
-        let target = RESTWorkloadCheck(server: try RailsServer.url(), scope: RailsServer.uniqueName("kill"))
+        let target = NamedWorkloadCheck(server: try RailsServer.url(), scope: RailsServer.uniqueName("kill"), kind: .rails)
         try await WorkloadDriver.killRuns(target, kills: TestEnvironment.number("RELIABILITY_REST_KILLS", default: 20),
                                           seed: seed, randomSeed: seed &+ 5, scenario: "REST kill -9 during edits and sync",
                                           label: "REST ")

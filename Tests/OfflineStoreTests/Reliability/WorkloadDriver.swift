@@ -3,8 +3,9 @@ import OfflineStore
 import Testing
 
 /// The server side of a reliability workload: where `crash-writer` syncs, and how its
-/// store is checked afterwards. Kinto (`WorkloadCheck`) and the Rails app
-/// (`RESTWorkloadCheck`) are the two targets; ``WorkloadDriver`` runs the same workloads on both.
+/// store is checked afterwards. Kinto (`WorkloadCheck`) and the servers that assign ids, the
+/// Rails app and the OData fixture (`NamedWorkloadCheck`), are the targets; ``WorkloadDriver``
+/// runs the same workloads on each.
 protocol WorkloadTarget {
     /// The server `crash-writer` talks to (directly, or behind the fault proxy).
     var server: URL { get }
@@ -23,8 +24,8 @@ extension WorkloadCheck: WorkloadTarget {
     var writerArguments: [String] { [] }
 }
 
-extension RESTWorkloadCheck: WorkloadTarget {
-    var writerArguments: [String] { ["--backend", "rest"] }
+extension NamedWorkloadCheck: WorkloadTarget {
+    var writerArguments: [String] { kind.writerArguments }
 }
 
 /// The one driver of the kill -9 and fault-proxy workloads, for every backend.

@@ -16,14 +16,14 @@ enum LiveServers {
 }
 
 extension Tag {
-    /// Needs Kinto, the Rails app, PostgreSQL or a browser.
+    /// Needs Kinto, the Rails or DRF app, the OData fixture, PostgreSQL or a browser.
     @Tag static var liveServer: Self
 }
 
 extension Trait where Self == ConditionTrait {
     /// Needs a live server: run by `scripts/test`, turned off (and reported so) by `scripts/test --unit`.
     static var liveServer: Self {
-        .disabled(if: LiveServers.unitOnly, "needs a live server (Kinto, Rails, PostgreSQL or a browser): scripts/test runs it")
+        .disabled(if: LiveServers.unitOnly, "needs a live server (Kinto, Rails, DRF, OData, PostgreSQL or a browser): scripts/test runs it")
     }
 }
 

@@ -60,13 +60,15 @@ extension SyncEngine {
         case nil: break
         }
         let departuresSince = cursor
-        let sweeping = DeletionSweepRule.sweeps(backendSweeps: backend.traits(of: collection.name).sweepsDeletions,
-                                                fromTheBeginning: cursor == nil, holdsServerCopies: holdsServerCopies)
+        let backendSweeps = backend.traits(of: collection.name).sweepsDeletions
+        let sweeping = DeletionSweepRule.sweeps(backendSweeps: backendSweeps, fromTheBeginning: cursor == nil,
+                                                holdsServerCopies: holdsServerCopies)
+        let mayRestart = DeletionSweepRule.collectsForRestart(backendSweeps: backendSweeps, fromTheBeginning: cursor == nil)
         // A scoped pull's cursor waits for the departure pull that covers it (ScopedCursorRule).
         let commit = ScopedCursorRule.commit(scoped: scope != nil, heldObjects: hadObjects)
         // The ids are kept only where the departures or a sweep need them: a million-object pull keeps none.
         let pulled = try await pullPages(collection, since: cursor, scope: scope, storingCursor: commit.storesPageCursors,
-                                         collectingIDs: (scope != nil && hadObjects) || sweeping,
+                                         collectingIDs: (scope != nil && hadObjects) || sweeping || mayRestart,
                                          includingDeletions: cursor != nil || holdsServerCopies, preparing: preparing,
                                          pulledBefore: pulledBefore, report: &report, context: context)
         if let scope, hadObjects {
@@ -85,8 +87,18 @@ extension SyncEngine {
             }
         }
         // A scope may rightly match nothing; only a whole collection that came back empty is checked.
-        if cursor == nil, scope == nil, pulled.count == 0 { try checkServerKeptData(of: collection.name) }
-        if sweeping {
+        // On a server without tombstones an empty listing is how the deletion of its last
+        // records shows (a sweep removes them, never an object with pending edits).
+        if cursor == nil, scope == nil, pulled.count == 0, !backendSweeps { try checkServerKeptData(of: collection.name) }
+        // The refused cursor is not asked again when the pull that replaced it gave none.
+        if pulled.restarted, pulled.cursor == nil, commit.storesPageCursors {
+            try write("forgetting the refused cursor of \(collection.name)") { db in
+                try CollectionsTable.setCursor(nil, of: collection.name, in: db)
+            }
+        }
+        // A pull asked from a cursor that started over lists every live record too (PullPage.restartedFromTheBeginning).
+        if sweeping || (pulled.restarted && DeletionSweepRule.sweeps(backendSweeps: backendSweeps, fromTheBeginning: true,
+                                                                        holdsServerCopies: holdsServerCopies)) {
             let reasons = ChangeReasons()
             report.swept += try write("removing objects of \(collection.name) the server no longer lists", reasons: reasons) { db in
                 try DeletionSweep.apply(listed: pulled.ids, collection: collection.name, in: db, reasons: reasons)
@@ -117,12 +129,13 @@ extension SyncEngine {
     /// the beginning into a collection holding no server copy) lets the backend leave
     /// tombstones out; the scope is applied again to what arrives (a backend may drop it).
     /// - Returns: how many changes the pages brought, when `collectingIDs` the version each id
-    ///   was brought at, and the last page's cursor (nil when it had none: the stored one stays).
+    ///   was brought at, the last page's cursor (nil when it had none: the stored one stays),
+    ///   and whether the pull started over from the beginning (``PullPage/restartedFromTheBeginning``).
     @discardableResult
     private func pullPages(_ collection: CollectionDescriptor, since cursor: String?, scope: ServerQuery?,
                            storingCursor: Bool, collectingIDs: Bool, includingDeletions: Bool,
                            preparing: Bool, pulledBefore: Bool, report: inout SyncReport,
-                           context: SyncContext) async throws -> (count: Int, ids: [String: String], cursor: String?) {
+                           context: SyncContext) async throws -> (count: Int, ids: [String: String], cursor: String?, restarted: Bool) {
         let backend = self.backend, name = collection.name
         let request = PullRequest(collection: name, cursor: cursor, scope: scope, hints: .init(needsDeletions: includingDeletions))
         var pipeline = RefreshPipeline(storesCursor: storingCursor, collectsIDs: collectingIDs)
@@ -174,7 +187,7 @@ extension SyncEngine {
                 }
                 throw error
             }
-            return (pipeline.count, pipeline.ids, pipeline.lastCursor)
+            return (pipeline.count, pipeline.ids, pipeline.lastCursor, pipeline.restarted)
         }
     }
 

@@ -10,6 +10,13 @@ enum DeletionSweepRule {
         backendSweeps && fromTheBeginning && holdsServerCopies
     }
 
+    /// Whether a pull must keep the ids it brings although no sweep is planned: it starts from
+    /// a cursor on a backend that sweeps, so it may start over from the beginning
+    /// (``PullPage/restartedFromTheBeginning``) and then sweep after all.
+    static func collectsForRestart(backendSweeps: Bool, fromTheBeginning: Bool) -> Bool {
+        backendSweeps && !fromTheBeginning
+    }
+
     /// What happens to the object `row`, with `queued` queue entries, after a complete pull
     /// that `listed` (or did not list) its record: a listed record stays; an unlisted one goes
     /// unless something local is pending (an edit, a failed entry, a conflict), which is never

@@ -67,6 +67,9 @@ struct RefreshPipeline: Sendable {
     private(set) var ids: [String: String] = [:]
     /// The last page's cursor (nil when it had none: the stored one stays).
     private(set) var lastCursor: String?
+    /// Whether a page said the pull started over from the beginning
+    /// (``PullPage/restartedFromTheBeginning``).
+    private(set) var restarted = false
 
     init(storesCursor: Bool, collectsIDs: Bool) {
         self.storesCursor = storesCursor
@@ -97,6 +100,7 @@ struct RefreshPipeline: Sendable {
     mutating func pageEnded(_ page: PullPage) -> [Action] {
         let changes = held.isEmpty ? page.changes : held + page.changes
         held = []
+        if page.restartedFromTheBeginning { restarted = true }
         if page.next == nil { lastCursor = page.cursor }
         var actions = startTransaction(changes, cursor: storesCursor ? page.cursor : nil)
         pageUnderWay = PageProgress(count: arrived + changes.count, total: page.total)

@@ -1,0 +1,68 @@
+import Foundation
+
+/// Where a pull of an entity set goes on, carried in its ``PullContinuation`` (pure value,
+/// its token JSON).
+///
+/// A service that tracks changes pages by its own `@odata.nextLink` (its tokens are key-based:
+/// a deletion between pages skips nothing) and the pull stores the first page's delta link
+/// once the last page is applied: changes made while the pages are read are in that delta.
+/// A service that does not is paged by key: each next page asks for the keys after the last
+/// one read (`$filter=Key gt last`), since a row-offset `$skiptoken` skips a live entity when
+/// an earlier one is deleted between pages, and a full pull that missed one would sweep it.
+/// An incremental pull by a changed-since property is paged by that property and the key
+/// (``ODataChangedSince``) for the same reason.
+struct ODataPullState: Codable, Sendable, Equatable {
+    /// How the next page is asked.
+    enum Next: Codable, Sendable, Equatable {
+        /// GET the service's link.
+        case link(String)
+        /// Ask for the keys after this one (the store's id of the last entity read).
+        case after(String)
+        /// Ask for the entities after this one in the order changed-since property, key
+        /// (``ODataChangedSince``): its value of the property and the store's id.
+        case since(JSONValue, String)
+    }
+
+    /// The next page.
+    var next: Next
+    /// The delta link to store as the cursor with the last page (a service that tracks changes).
+    var deltaLink: String?
+    /// Whether this pull started over from the beginning because the stored delta link was refused.
+    var restarted = false
+    /// Whether the pages are a delta's (read from a stored delta link), not a full read's.
+    var delta = false
+    /// With a changed-since property on a service without change tracking: the cursor to store
+    /// with the last page, its value the latest read so far.
+    var changedSince: ODataChangedSinceCursor?
+    /// Whether the pages are an incremental pull's, ordered by the changed-since property then the key.
+    var incremental = false
+
+    /// The continuation carrying this state.
+    var continuation: PullContinuation {
+        PullContinuation(token: String(decoding: (try? JSONEncoder().encode(self)) ?? Data(), as: UTF8.self))
+    }
+
+    /// The state of a continuation this backend handed out.
+    ///
+    /// - Throws: ``OfflineStoreError/Code/invalidOperation`` for a token of another backend.
+    init(_ continuation: PullContinuation) throws {
+        guard let state = try? JSONDecoder().decode(ODataPullState.self, from: Data(continuation.token.utf8)) else {
+            throw OfflineStoreError(.invalidOperation, "the pull continuation \(continuation.token.prefix(80)) is not an OData backend's")
+        }
+        self = state
+    }
+
+    init(next: Next, deltaLink: String?, restarted: Bool, delta: Bool = false) {
+        self.next = next
+        self.deltaLink = deltaLink
+        self.restarted = restarted
+        self.delta = delta
+    }
+
+    /// Whether a stored delta link answered `status` is refused for good (expired, unknown,
+    /// not supported), so that the pull starts over from the beginning; 401/403, 408/429 and
+    /// 5xx are not (they fail the refresh as on any request).
+    static func refusesDeltaLink(status: Int) -> Bool {
+        (400..<500).contains(status) && ![401, 403, 407, 408, 425, 429].contains(status)
+    }
+}
