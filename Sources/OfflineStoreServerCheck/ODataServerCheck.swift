@@ -39,15 +39,8 @@ public struct ODataServerCheck: Sendable, Hashable {
         case deletions
     }
 
-    /// What the probe saw.
-    public enum Outcome: String, Sendable, Hashable {
-        /// The service behaved as the guarantee says.
-        case holds
-        /// It did not.
-        case fails
-        /// The probe could not tell (the reason is in ``Row/detail``).
-        case notChecked
-    }
+    /// What the probe saw (``ServerCheckOutcome``).
+    public typealias Outcome = ServerCheckOutcome
 
     /// One guarantee of one entity set.
     public struct Row: Sendable, Hashable {

@@ -30,15 +30,8 @@ public struct RESTServerCheck: Sendable, Hashable {
         case idempotentCreate
     }
 
-    /// What the probe saw.
-    public enum Outcome: String, Sendable, Hashable {
-        /// The server behaved as the guarantee says.
-        case holds
-        /// It did not.
-        case fails
-        /// The probe could not tell (the reason is in ``Row/detail``).
-        case notChecked
-    }
+    /// What the probe saw (``ServerCheckOutcome``).
+    public typealias Outcome = ServerCheckOutcome
 
     /// One guarantee of one resource.
     public struct Row: Sendable, Hashable {

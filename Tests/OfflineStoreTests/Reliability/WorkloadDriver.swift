@@ -1,5 +1,6 @@
 import Foundation
-import OfflineStore
+import GRDB
+@testable import OfflineStore
 import Testing
 
 /// The server side of a reliability workload: where `crash-writer` syncs, and how its
@@ -43,6 +44,14 @@ enum WorkloadDriver {
             return KillPoint(prefix: prefixes.randomElement(using: &random)!, count: Int.random(in: 1...10, using: &random),
                              jitter: jitter)
         }
+    }
+
+    /// Opens the store a run left, after checking that SQLite finds the file whole.
+    static func openChecked(_ storePath: String, context: String) throws -> ObjectStore {
+        let store = try ObjectStore(path: storePath)
+        let integrity = try store.local.read("checking integrity") { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") }
+        #expect(integrity == ["ok"], "\(context)")
+        return store
     }
 
     static func crashWriter() throws -> URL {
