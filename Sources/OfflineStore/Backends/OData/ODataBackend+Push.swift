@@ -56,8 +56,7 @@ extension ODataBackend {
                 let operation = operations[index]
                 switch answers[request.id] {
                 case .answered(let response)?:
-                    let reply = ODataReply(status: response.status, headers: response.headers,
-                                           body: response.body.map { Data($0.serialized().utf8) } ?? Data())
+                    let reply = ODataReply(response)
                     outcomes[index] = try await outcome(of: operation, reply: reply, mapping: mapping)
                 case .rolledBack(let group, _)?:
                     outcomes[index] = .retry(status: nil, message: "atomicity group \(group) of the $batch was rolled back", retryAfter: nil)
@@ -117,10 +116,14 @@ extension ODataBackend {
             return nil
         }
         guard reply.isSuccess else { throw reply.error(what) }
-        guard (try? JSONValue(parsing: reply.body))?["responses"] != nil else {
-            throw OfflineStoreError(.badResponse, "\(what): \(reply.notJSON)", status: reply.status)
+        let outcomes: [ODataBatchOutcome]
+        do { outcomes = try ODataBatch.outcomes(of: reply.body, for: requests) } catch let error as OfflineStoreError {
+            // An answer that is not JSON is named as what it is (an HTML page, plain text).
+            guard (try? JSONValue(parsing: reply.body)) != nil else {
+                throw OfflineStoreError(.badResponse, "\(what): \(reply.notJSON)", status: reply.status)
+            }
+            throw OfflineStoreError(.badResponse, "\(what): \(error.message)", status: reply.status)
         }
-        let outcomes = try ODataBatch.outcomes(of: reply.body, for: requests)
         service.withLock { $0.batch = true }
         return Dictionary(uniqueKeysWithValues: zip(requests.map(\.id), outcomes))
     }
@@ -131,8 +134,8 @@ extension ODataBackend {
         switch ODataPushAnswerRule.decide(kind: operation.kind, status: reply.status, serverKey: mapping.assignsKeys,
                                           attempt: operation.attempt) {
         case .applied:
-            if !reply.body.isEmpty, (try? JSONValue(parsing: reply.body))?.objectValue != nil {
-                let answer = try entity(in: reply, mapping: mapping, what: what)
+            if let members = try? reply.jsonObject(what) {
+                let answer = try entity(members, of: reply, mapping: mapping, what: what)
                 return .applied(record: answer.record, version: answer.version)
             }
             // No representation: read the entity (a create of a server key by its Location).

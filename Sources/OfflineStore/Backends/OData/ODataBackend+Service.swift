@@ -83,7 +83,14 @@ extension ODataBackend {
     ///
     /// - Throws: `badResponse` for a body that is not an entity with its key, or an answer without an ETag.
     func entity(in reply: ODataReply, mapping: ODataRecordMapping, what: String) throws -> (record: JSONValue, version: String) {
-        let members = try reply.jsonObject(what)
+        try entity(try reply.jsonObject(what), of: reply, mapping: mapping, what: what)
+    }
+
+    /// The object and ETag of an entity's members, already read from `reply`'s body.
+    ///
+    /// - Throws: as ``entity(in:mapping:what:)``.
+    func entity(_ members: [String: JSONValue], of reply: ODataReply, mapping: ODataRecordMapping,
+                what: String) throws -> (record: JSONValue, version: String) {
         let (_, object) = try mapping.object(members.filter { !$0.key.contains("@") && !$0.key.hasPrefix("#") }, what: what)
         let annotation = (members["@odata.etag"] ?? members["@etag"])?.stringValue
         guard let etag = try ODataETag.of(header: reply.header("ETag"), annotation: annotation) else {

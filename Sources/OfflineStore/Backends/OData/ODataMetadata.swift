@@ -50,6 +50,12 @@ struct ODataEntitySet: Sendable, Equatable {
         properties.first { $0.name == name }
     }
 
+    /// Whether the server assigns the set's keys: an integer key (the client cannot choose
+    /// one that is still free), or a key the metadata marks computed.
+    func assignsKeys(_ key: ODataKey) -> Bool {
+        key.type == .int32 || key.type == .int64 || computed.contains(key.property)
+    }
+
     /// The set's key, if the store can sync it: one property, of type Guid, String, Int32 or Int64.
     ///
     /// - Throws: ``OfflineStoreError`` `configuration` naming the key and why not.

@@ -22,11 +22,8 @@ struct ODataRecordMapping: Sendable {
         key = try set.key()
     }
 
-    /// Whether the server assigns the key: an integer key (the client cannot choose one that
-    /// is still free), or a key the metadata marks computed.
-    var assignsKeys: Bool {
-        key.type == .int32 || key.type == .int64 || self.set.computed.contains(key.property)
-    }
+    /// Whether the server assigns the key (``ODataEntitySet/assignsKeys(_:)``).
+    var assignsKeys: Bool { self.set.assignsKeys(key) }
 
     /// The reference fields: dependent property → the entity set it points into (bound
     /// navigation properties with one referential constraint).

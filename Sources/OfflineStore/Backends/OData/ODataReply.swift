@@ -9,11 +9,23 @@ struct ODataReply: Sendable {
     var headers: [String: String]
     /// The body.
     var body: Data
+    /// The body already parsed, for an answer read out of a `$batch` answer: its JSON is
+    /// not written back to bytes to be parsed again. Nil for an answer of its own.
+    var parsed: JSONValue?
 
     init(_ response: HTTPResponse) {
         status = response.status
         headers = response.headers
         body = response.body
+    }
+
+    /// One answer of a `$batch`: its JSON kept parsed, and written as bytes only where a
+    /// failure's message needs them.
+    init(_ response: ODataBatchResponse) {
+        status = response.status
+        headers = response.headers
+        parsed = response.body
+        body = (200..<300).contains(response.status) ? Data() : response.body.map { Data($0.serialized().utf8) } ?? Data()
     }
 
     init(status: Int, headers: [String: String] = [:], body: Data = Data()) {
@@ -42,7 +54,7 @@ struct ODataReply: Sendable {
     /// - Throws: ``OfflineStoreError/Code/badResponse`` naming what the body is instead
     ///   ("the server answered text/html, not JSON").
     func jsonObject(_ what: String) throws -> [String: JSONValue] {
-        if let json = try? JSONValue(parsing: body), let members = json.objectValue { return members }
+        if let members = (parsed ?? (try? JSONValue(parsing: body)))?.objectValue { return members }
         throw OfflineStoreError(.badResponse, "\(what): \(notJSON)", status: status, body: String(errorAnswer.summary.prefix(2000)))
     }
 

@@ -32,8 +32,9 @@ package struct ODataSetOutline: Sendable, Equatable {
     package var keyProperty: String? { key?.property }
     /// The key property's type (`Edm.Guid`, `Edm.String`, `Edm.Int32`, `Edm.Int64`), when the store can sync it.
     package var keyType: String? { key?.type.rawValue }
-    /// Whether the server assigns the key (it is computed): a create sends none.
-    package var serverAssignsKey: Bool { key.map { computed.contains($0.property) } ?? false }
+    /// Whether the server assigns the key, as the backend decides it (an integer or computed
+    /// key): a create sends none.
+    package var serverAssignsKey: Bool
 
     /// Every entity set a `$metadata` document declares, by name.
     ///
@@ -48,7 +49,8 @@ package struct ODataSetOutline: Sendable, Equatable {
             }
             return ODataSetOutline(
                 name: set.name, properties: set.properties.map { Property(name: $0.name, type: $0.type, nullable: $0.nullable) },
-                computed: set.computed, concurrency: set.concurrency, keyProblem: keyProblem, key: key)
+                computed: set.computed, concurrency: set.concurrency, keyProblem: keyProblem, key: key,
+                serverAssignsKey: key.map(set.assignsKeys) ?? false)
         }
     }
 

@@ -97,8 +97,8 @@ extension SyncEngine {
             }
         }
         // A pull asked from a cursor that started over lists every live record too (PullPage.restartedFromTheBeginning).
-        if sweeping || (pulled.restarted && DeletionSweepRule.sweeps(backendSweeps: backendSweeps, fromTheBeginning: true,
-                                                                        holdsServerCopies: holdsServerCopies)) {
+        if DeletionSweepRule.sweeps(backendSweeps: backendSweeps, fromTheBeginning: cursor == nil || pulled.restarted,
+                                    holdsServerCopies: holdsServerCopies) {
             let reasons = ChangeReasons()
             report.swept += try write("removing objects of \(collection.name) the server no longer lists", reasons: reasons) { db in
                 try DeletionSweep.apply(listed: pulled.ids, collection: collection.name, in: db, reasons: reasons)
