@@ -92,51 +92,105 @@ extension SyncEngine {
         }
     }
 
-    /// Marks a batch in flight, sends it, and applies the answers in one transaction;
-    /// the app hears of conflicts and rejections after it committed.
+    /// Marks a batch in flight, sends it, and writes the answers in one transaction; the app
+    /// hears of conflicts and rejections after it committed. When every answer is a success
+    /// (``FlushOverlapRule``), the next batch is marked and sent before those answers are
+    /// written, and so on while the chain lasts: the service does not wait for the store.
     /// - Returns: the error that stops the run, if any.
     private func send(_ batch: [QueueEntry], flush: inout FlushStateMachine, context: SyncContext,
                       report: inout SyncReport) async throws -> OfflineStoreError? {
+        guard var wire = try launch(batch, flush: &flush, context: context) else { return nil }
+        while true {
+            let outcomes: [PushOutcome]
+            do {
+                outcomes = try await wire.outcomes()
+            } catch {
+                return try returnToQueue(wire, after: error)
+            }
+            let answers = zip(wire.sent, outcomes).map { PushOutcomeRule.decide($1, sent: $0.operation.data) }
+            var next: BatchOnWire?
+            if FlushOverlapRule.mayOverlap(answers, serverAssignsIDs: backend.traits(of: wire.collection).assignsIDs),
+               let following = try batchToOverlap(wire, flush: flush, context: context) {
+                next = try launch(following, flush: &flush, context: context)
+            }
+            let stop: OfflineStoreError?
+            do {
+                stop = try applyAnswers(outcomes, of: wire, context: context, report: &report)
+            } catch {
+                // The next batch's entries stay in flight, as a killed process leaves them: the
+                // next run watches and resends them. Its request is not abandoned on the wire.
+                if let next { _ = try? await next.outcomes() }
+                throw error
+            }
+            guard let following = next else { return stop }
+            assert(stop == nil, "a batch was overlapped after an answer that stops the run")
+            wire = following
+        }
+    }
+
+    /// Marks a batch in flight and sends it; nil when every entry gave way to a later delete.
+    private func launch(_ batch: [QueueEntry], flush: inout FlushStateMachine, context: SyncContext) throws -> BatchOnWire? {
         guard let collection = batch.first?.collection else { return nil }
         let described = try? descriptor(of: collection)
-        let policy = described?.conflictPolicy ?? .preserveConflict
         let sent = try write("marking entries in flight") { db in try InFlight.mark(batch, watchesLateDeliveries: watchesLateDeliveries, in: db) }
         // Entries that gave way to a later delete are settled: progress counts them.
         if sent.count < batch.count { reportPushProgress(collection, answered: batch.count - sent.count, context: context) }
         guard !sent.isEmpty else { return nil }
         flush.didSend(sent.map(\.entry.seq))
-        let outcomes: [PushOutcome]
-        do {
-            // Once marked in flight, the batch's answer is awaited even if the task is
-            // cancelled now: it is settled below, and the run stops at the loop's top. Only a
-            // suspension's deadline cancels it: then it is an answer that never came.
-            let operations = sent.map(\.operation)
-            let pushed = try await SyncCancellation.shielded { try await self.backend.push(operations, collection: collection) }
-            outcomes = described.map { IncomingRecords.upgrade(pushed, of: $0) } ?? pushed   // the server's copies, in the current shape
-            guard outcomes.count == sent.count else {
-                throw OfflineStoreError(.badResponse, "the backend answered \(outcomes.count) outcomes for \(sent.count) operations")
-            }
-        } catch {
-            let stop = SyncCancellation.interruptedPush(error) ?? OfflineStoreError.sync(error)
-            try write("returning entries to the queue") { db in
-                // A wait the server asked for (Retry-After / Backoff) is kept for AutoSync.
-                let notBefore = stop.retryAfter.map { configuration.now().addingTimeInterval($0.timeInterval) }
-                for s in sent { try QueueTable.release(s.entry.seq, error: stop, notBefore: notBefore, in: db) }
-                try watchLostAnswers(sent, after: stop, in: db)
-            }
-            return stop
+        // Once marked in flight, the batch's answer is awaited even if the task is cancelled
+        // now: it is settled, and the run stops at its next safe point. Only a suspension's
+        // deadline cancels it: then it is an answer that never came.
+        let backend = self.backend, operations = sent.map(\.operation)
+        let answer = Task { try await SyncCancellation.shielded { try await backend.push(operations, collection: collection) } }
+        return BatchOnWire(collection: collection, descriptor: described, sent: sent, answer: answer)
+    }
+
+    /// The batch to send while `wire`'s answers are written: the next step of the loop in
+    /// ``pushQueue(_:flush:report:)`` when it is a send that needs nothing first; nil otherwise,
+    /// and the loop decides after the answers are written.
+    private func batchToOverlap(_ wire: BatchOnWire, flush: FlushStateMachine, context: SyncContext) throws -> [QueueEntry]? {
+        guard !isForcedOffline, SyncCancellation.check("the flush") == nil else { return nil }
+        // Entries that reference the creates on the wire are held: not recorded as held, as they
+        // are free once those answers are written.
+        let held = try flushHolds(context, recording: false)
+        let batch = try nextBatch(maxSize: flush.batchLimit, skipping: flush.exhausted.union(held.seqs).union(wire.seqs),
+                                  skippingCollections: flush.refused)
+        guard case .send(let entries) = flush.next(for: batch) else { return nil }
+        let backend = self.backend
+        let refreshFirst = LostAnswerRule.collectionToRefresh(before: entries, refreshes: { backend.traits(of: $0).refreshesBeforeResendingCreates },
+                                                              refreshed: flush.refreshedFirst)
+        return refreshFirst == nil ? entries : nil
+    }
+
+    /// A batch whose answer never came: its entries wait in the queue again (creates are
+    /// watched for a late delivery), and the error stops the run.
+    private func returnToQueue(_ wire: BatchOnWire, after error: any Error) throws -> OfflineStoreError {
+        let stop = SyncCancellation.interruptedPush(error) ?? OfflineStoreError.sync(error)
+        try write("returning entries to the queue") { db in
+            // A wait the server asked for (Retry-After / Backoff) is kept for AutoSync.
+            let notBefore = stop.retryAfter.map { configuration.now().addingTimeInterval($0.timeInterval) }
+            for s in wire.sent { try QueueTable.release(s.entry.seq, error: stop, notBefore: notBefore, in: db) }
+            try watchLostAnswers(wire.sent, after: stop, in: db)
         }
+        return stop
+    }
+
+    /// Writes a batch's answers in one transaction, then tells the app and reports progress.
+    /// - Returns: the error that stops the run (an answer asking to retry later), if any.
+    private func applyAnswers(_ outcomes: [PushOutcome], of wire: BatchOnWire, context: SyncContext,
+                       report: inout SyncReport) throws -> OfflineStoreError? {
+        let policy = wire.descriptor?.conflictPolicy ?? .preserveConflict
         var stop: OfflineStoreError?
         var notices = AppNotices()
         try write("applying the server's answers") { db in
-            for (s, outcome) in zip(sent, outcomes) {
+            for (s, outcome) in zip(wire.sent, outcomes) {
                 if let retry = try applyPushOutcome(outcome, of: s, policy: policy, report: &report, notices: &notices, in: db) {
                     stop = retry
                 }
             }
         }
         try deliver(notices, report: &report)
-        reportPushProgress(collection, answered: sent.count, context: context)
+        reportPushProgress(wire.collection, answered: wire.sent.count, context: context)
         return stop
     }
 
@@ -167,7 +221,10 @@ extension SyncEngine {
     /// The association check needs the whole queue, so it reads it only when a registered
     /// collection declares associations with the backend; otherwise the flush pages the
     /// queue (``nextBatch(maxSize:skipping:)``) and never reads it whole.
-    func flushHolds(_ context: SyncContext) throws -> (seqs: Set<Int64>, associations: Int) {
+    ///
+    /// `recording`: the held entries' reason is written on them (false while the creates they
+    /// wait for are on the wire: they are free once those answers are written).
+    func flushHolds(_ context: SyncContext, recording: Bool = true) throws -> (seqs: Set<Int64>, associations: Int) {
         var seqs = deferredRetries.withLock { $0 }
         if context.honoursRetryDelays {
             seqs.formUnion(try read("reading held-back entries") { db in try QueueTable.notDue(db, at: configuration.now()) })
@@ -175,7 +232,7 @@ extension SyncEngine {
         guard collections.names.contains(where: { !backend.traits(of: $0).associations.isEmpty }) else { return (seqs, 0) }
         let candidates = try read("reading the queue") { db in try FlushQueue.candidates(db) }
         let held = try read("checking associations") { db in try AssociationHolds.find(candidates, backend: backend, in: db) }
-        if !held.isEmpty {
+        if recording, !held.isEmpty {
             try write("recording held-back entries") { db in
                 for (seq, reason) in held { try QueueTable.recordHold(seq, reason: reason, in: db) }
             }

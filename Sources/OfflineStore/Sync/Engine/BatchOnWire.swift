@@ -1,0 +1,24 @@
+/// A flush batch sent to the server: its entries, marked in flight, and the request
+/// awaiting its answer (``SyncEngine`` sends the next batch while it writes one's answers,
+/// ``FlushOverlapRule``).
+struct BatchOnWire: Sendable {
+    let collection: String
+    /// The collection's registration (its conflict policy and model), if it is registered.
+    let descriptor: CollectionDescriptor?
+    let sent: [SentEntry]
+    /// The request, shielded from the run's cancellation (``SyncCancellation/shielded(_:)``).
+    let answer: Task<[PushOutcome], any Error>
+
+    /// The queue sequence numbers of the entries on the wire.
+    var seqs: Set<Int64> { Set(sent.map(\.entry.seq)) }
+
+    /// The backend's outcomes, one per sent entry, in the collection's current shape.
+    func outcomes() async throws -> [PushOutcome] {
+        let pushed = try await answer.value
+        let outcomes = descriptor.map { IncomingRecords.upgrade(pushed, of: $0) } ?? pushed
+        guard outcomes.count == sent.count else {
+            throw OfflineStoreError(.badResponse, "the backend answered \(outcomes.count) outcomes for \(sent.count) operations")
+        }
+        return outcomes
+    }
+}

@@ -1,0 +1,144 @@
+import Foundation
+import OfflineStoreTesting
+import Testing
+@testable import OfflineStore
+
+/// The flush sends a batch while it writes the answers of the batch before, only when those
+/// answers cannot change the next batch (``FlushOverlapRule``): checked by what the store
+/// holds when the next batch reaches the server, and by what a failed write leaves behind.
+@Suite("Flush overlap")
+struct FlushOverlapTests {
+    /// Delegates to an in-memory server; runs a hook when a push arrives, and can answer a
+    /// create with another id than the one sent (`renaming`), as a server assigning ids does.
+    final class AnswerHookBackend: Backend {
+        let base: InMemoryBackend
+        let assignsIDs: Bool
+        private let state = Locked<(hook: (@Sendable ([PushOperation]) async -> Void)?, renaming: [String: String], pushes: [[String]])>(
+            (nil, [:], []))
+        init(base: InMemoryBackend, assignsIDs: Bool = false) {
+            self.base = base
+            self.assignsIDs = assignsIDs
+        }
+        /// Runs `hook` with every push's operations before the server sees them.
+        func onPush(_ hook: @escaping @Sendable ([PushOperation]) async -> Void) { state.withLock { $0.hook = hook } }
+        /// Answers the create of each key with the value's id.
+        func rename(_ ids: [String: String]) { state.withLock { $0.renaming = ids } }
+        /// The ids each push sent, in order.
+        var pushes: [[String]] { state.withLock { $0.pushes } }
+
+        func validate(id: String, in collection: String) throws { try base.validate(id: id, in: collection) }
+        func capabilities() async throws -> BackendCapabilities { try await base.capabilities() }
+        func prepare(collection: String) async throws { try await base.prepare(collection: collection) }
+        func push(_ operations: [PushOperation], collection: String) async throws -> [PushOutcome] {
+            let (hook, renaming) = state.withLock { s in
+                s.pushes.append(operations.map(\.id))
+                return (s.hook, s.renaming)
+            }
+            await hook?(operations)
+            return try await base.push(operations, collection: collection).enumerated().map { i, outcome in
+                guard case .applied(let record?, let version) = outcome, operations[i].kind == .create,
+                      let id = renaming[operations[i].id], case .object(var fields) = record else { return outcome }
+                fields["id"] = .string(id)
+                return .applied(record: .object(fields), version: version)
+            }
+        }
+        func pull(_ request: PullRequest, delivering deliver: ([RemoteChange]) async throws -> Void) async throws -> PullPage {
+            try await base.pull(request)
+        }
+        func ping() async throws { try await base.ping() }
+        func fetch(collection: String, id: String) async throws -> RemoteChange? { try await base.fetch(collection: collection, id: id) }
+        func traits(of collection: String) -> BackendTraits {
+            var traits = base.traits(of: collection)
+            traits.assignsIDs = assignsIDs
+            return traits
+        }
+    }
+
+    static func todos(_ ids: [String], in store: ObjectStore) async throws {
+        for id in ids { try await store.collection("todos").create(["id": .string(id), "title": .string(id)]) }
+    }
+
+    /// The store's state of `id` when the hook ran, by id ("gone" when the store has no such object).
+    static func states(_ ids: [String], in store: ObjectStore) -> [String: String] {
+        var seen: [String: String] = [:]
+        for id in ids { seen[id] = (try? store.collection("todos").object(id))??.state.rawValue ?? "gone" }
+        return seen
+    }
+
+    @Test func answersThatCannotBeWrittenLeaveTheOverlappedBatchForTheNextRun() async throws {
+        let server = InMemoryBackend(maxBatchSize: 2)
+        let backend = AnswerHookBackend(base: server)
+        try await withTemporaryStore(configuration: .deferred, backend: backend, collections: [CollectionDescriptor("todos")]) { store in
+            try await Self.todos(["a", "b", "c", "d"], in: store)
+            // The client owns the ids here: an answer naming another object is a bad answer.
+            backend.rename(["a": "elsewhere"])
+            let error = await #expect(throws: OfflineStoreError.self) { try await store.flush() }
+            #expect(error?.code == .badResponse)
+            #expect(backend.pushes == [["a", "b"], ["c", "d"]],
+                    "the second batch went out before the first one's answers were written")
+            backend.rename([:])
+            let report = try await store.flush()
+            #expect(report.pushed == 4 && report.failed == 0 && report.conflicts == 0)
+            #expect(try store.queueEntries(id: nil).isEmpty)
+            #expect(server.allRecords(collection: "todos").keys.sorted() == ["a", "b", "c", "d"])
+            #expect(Self.states(["a", "b", "c", "d"], in: store).values.allSatisfy { $0 == SyncState.synced.rawValue })
+        }
+    }
+
+    /// Syncs a, lets another client change it, edits it here and queues creates of b, c
+    /// and d: the first batch of two meets a conflict on a.
+    static func queueAConflictOnA(_ store: ObjectStore, _ server: InMemoryBackend) async throws {
+        try await Self.todos(["a"], in: store)
+        try await store.flush()
+        server.put(collection: "todos", id: "a", record: ["id": "a", "title": "theirs"])
+        try await store.collection("todos").patch("a", ["title": "mine"])
+        try await Self.todos(["b", "c", "d"], in: store)
+    }
+
+    @Test func aConflictIsWrittenBeforeTheNextBatchGoesOut() async throws {
+        let server = InMemoryBackend(maxBatchSize: 2)
+        let backend = AnswerHookBackend(base: server)
+        try await withTemporaryStore(configuration: .deferred, backend: backend, collections: [CollectionDescriptor("todos")]) { store in
+            try await Self.queueAConflictOnA(store, server)
+            let seen = Locked<[String: String]>([:])
+            backend.onPush { operations in
+                if operations.map(\.id) == ["c", "d"] { seen.withLock { $0 = Self.states(["a", "b"], in: store) } }
+            }
+            let report = try await store.flush()
+            #expect(report.conflicts == 1)
+            #expect(seen.withLock { $0 } == ["a": SyncState.conflicted.rawValue, "b": SyncState.synced.rawValue])
+        }
+    }
+
+    /// The same, shown without a race: the batch with the conflict also holds an answer that
+    /// cannot be written, so the run stops there; had the next batch gone out early, the
+    /// server would have seen it.
+    @Test func aBatchWithAConflictIsNotOverlapped() async throws {
+        let server = InMemoryBackend(maxBatchSize: 2)
+        let backend = AnswerHookBackend(base: server)
+        try await withTemporaryStore(configuration: .deferred, backend: backend, collections: [CollectionDescriptor("todos")]) { store in
+            try await Self.queueAConflictOnA(store, server)
+            backend.rename(["b": "elsewhere"])
+            let before = backend.pushes.count
+            let error = await #expect(throws: OfflineStoreError.self) { try await store.flush() }
+            #expect(error?.code == .badResponse)
+            #expect(Array(backend.pushes.dropFirst(before)) == [["a", "b"]])
+        }
+    }
+
+    @Test func aServerAssignedIDIsWrittenBeforeTheNextBatchGoesOut() async throws {
+        let server = InMemoryBackend(maxBatchSize: 2)
+        let backend = AnswerHookBackend(base: server, assignsIDs: true)
+        try await withTemporaryStore(configuration: .deferred, backend: backend, collections: [CollectionDescriptor("todos")]) { store in
+            try await Self.todos(["a", "b", "c", "d"], in: store)
+            backend.rename(["a": "srv-a"])
+            let seen = Locked<[String: String]>([:])
+            backend.onPush { operations in
+                if operations.map(\.id) == ["c", "d"] { seen.withLock { $0 = Self.states(["a", "srv-a"], in: store) } }
+            }
+            let report = try await store.flush()
+            #expect(report.pushed == 4)
+            #expect(seen.withLock { $0 } == ["a": "gone", "srv-a": SyncState.synced.rawValue])
+        }
+    }
+}
