@@ -97,6 +97,13 @@ class FixtureProcessor(InMemoryProcessor, CustomETagSupport):
             super()._bump_etag(entity_set, entity, create=create)
         self.store.mark_dirty(entity_set.name, entity)
 
+    def _resolve(self, request, uri_info, *, for_write: bool = False):
+        # A write's target set is not copied (PersistentStore.entities says why).
+        if not for_write:
+            return super()._resolve(request, uri_info)
+        with self.store.resolving_write():
+            return super()._resolve(request, uri_info, for_write=True)
+
     # --- keys ----------------------------------------------------------------
     def _assign_keys(self, entity_set, entity: Entity) -> None:
         _type_name, key_name, key_type, server_assigned = ENTITY_SETS[entity_set.name]

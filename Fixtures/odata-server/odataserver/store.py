@@ -14,10 +14,12 @@ to the service root, which changes with the port.
 from __future__ import annotations
 
 import bisect
+import contextlib
+import gc
 import sqlite3
 import threading
 import uuid
-from typing import Any, Iterable
+from typing import Any, Iterable, Iterator
 
 from odatapy.data import Entity
 from odatapy.http.content_type import ODataFormat
@@ -73,6 +75,7 @@ class PersistentStore(InMemoryDataStore):
         #: (entity set, key text) pairs written since the last flush.
         self.dirty: set[tuple[str, str]] = set()
         self._flushed_sequence = 0
+        self._resolving_write = False
         self._db_lock = threading.Lock()
         self.db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
         self.db.execute("PRAGMA journal_mode=WAL")
@@ -117,6 +120,28 @@ class PersistentStore(InMemoryDataStore):
         with self._lock:
             super().set_entities(entity_set, entities)
             self._reindex(entity_set)
+
+    def entities(self, entity_set: str) -> list[Entity]:
+        """odatapy's copy of a set's list, or the list itself while a write resolves its target.
+
+        A write never reads the members of the set it resolves (a POST adds to the set, a PATCH
+        or DELETE names one entity by key), and every reader of the list copies it again; the
+        copy touched every stored entity, so a create cost time in proportion to the set.
+        """
+        with self._lock:
+            if self._resolving_write:
+                return self.data.setdefault(entity_set, [])
+            return super().entities(entity_set)
+
+    @contextlib.contextmanager
+    def resolving_write(self) -> Iterator[None]:
+        """While a write resolves its target under the store's lock: :meth:`entities` does not copy."""
+        with self._lock:
+            self._resolving_write = True
+            try:
+                yield
+            finally:
+                self._resolving_write = False
 
     def find(self, entity_set: str, key: str) -> Entity | None:
         with self._lock:
@@ -208,10 +233,15 @@ class PersistentStore(InMemoryDataStore):
                 entity_type = edm.get_entity_set(entity_set).entity_type
                 body = serializer.entity(edm, entity_type, entity, EntitySerializerOptions())
                 rows_upsert.append((entity_set, key, body, entity.etag))
-            changes = [
-                (c["seq"], c["entity_set"], c["kind"], c["key"], _relative_id(c["id"], c["entity_set"], c["key"]))
-                for c in self.change_log if c["seq"] > self._flushed_sequence
-            ]
+            # The log is in sequence order: what this flush writes is its tail, read from the
+            # end so that a request costs what it changed, not the length of the whole log.
+            changes = []
+            for c in reversed(self.change_log):
+                if c["seq"] <= self._flushed_sequence:
+                    break
+                changes.append((c["seq"], c["entity_set"], c["kind"], c["key"],
+                                _relative_id(c["id"], c["entity_set"], c["key"])))
+            changes.reverse()
             with self._db_lock:
                 self.db.execute("BEGIN IMMEDIATE")
                 try:
@@ -234,6 +264,10 @@ class PersistentStore(InMemoryDataStore):
                     raise
             self.dirty.clear()
             self._flushed_sequence = self._sequence
+        # The stored entities live as long as the server: kept out of Python's full cyclic
+        # collections, which over tens of thousands of entities paused an answer by up to
+        # 0.6 s (a database-backed service holds its data outside its heap).
+        gc.freeze()
 
 
 def _relative_id(entity_id: str | None, entity_set: str, key: str) -> str:
