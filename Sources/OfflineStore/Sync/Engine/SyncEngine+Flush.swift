@@ -109,9 +109,17 @@ extension SyncEngine {
             }
             let answers = zip(wire.sent, outcomes).map { PushOutcomeRule.decide($1, sent: $0.operation.data) }
             var next: BatchOnWire?
-            if FlushOverlapRule.mayOverlap(answers, serverAssignsIDs: backend.traits(of: wire.collection).assignsIDs),
-               let following = try batchToOverlap(wire, flush: flush, context: context) {
-                next = try launch(following, flush: &flush, context: context)
+            var launchFailure: (any Error)?
+            if FlushOverlapRule.mayOverlap(answers, serverAssignsIDs: backend.traits(of: wire.collection).assignsIDs) {
+                // Reading or marking the next batch may fail (the database): these answers are
+                // applied all the same, and the failure then ends the run.
+                do {
+                    if let following = try batchToOverlap(wire, flush: flush, context: context) {
+                        next = try launch(following, flush: &flush, context: context)
+                    }
+                } catch {
+                    launchFailure = error
+                }
             }
             let stop: OfflineStoreError?
             do {
@@ -122,6 +130,7 @@ extension SyncEngine {
                 if let next { _ = try? await next.outcomes() }
                 throw error
             }
+            if let launchFailure { throw launchFailure }
             guard let following = next else { return stop }
             assert(stop == nil, "a batch was overlapped after an answer that stops the run")
             wire = following
