@@ -156,7 +156,7 @@ struct BenchMain {
         }
         if o.wants("odata") {
             for server in o.odataServers {
-                // Five rounds (six pairs for the flush): the fixture's own time for the same
+                // Five rounds (ten pairs for the flush): the fixture's own time for the same
                 // requests varies by 10-25 % from one run to the next, more than the clients differ.
                 progress("refresh of \(ODataBenchmarks.refreshCount) Tasks from the OData fixture (\(server.mode) mode): ours, odatapy's client, raw GETs")
                 try ODataBenchmarks.refreshRows(mode: server.mode, url: server.url, python: o.odataPython, script: o.odataScript,
@@ -164,7 +164,7 @@ struct BenchMain {
                 progress("flush of \(ODataBenchmarks.flushCount) creates to the OData fixture (\(server.mode) mode): ours and raw $batch")
                 add(try ODataBenchmarks.flushRow(mode: server.mode, url: server.url, python: o.odataPython, script: o.odataScript,
                                                  batch: ODataBenchmarks.batchSize,
-                                                 rounds: 6))
+                                                 rounds: 10))
             }
             if o.odataServers.isEmpty { progress("no --odata: the OData scenarios are skipped") }
         }
