@@ -2,21 +2,43 @@ import Testing
 @testable import OfflineStore
 
 /// ``FlushOverlapRule``: the next batch goes out before a batch's answers are written only
-/// when every answer is a plain success and the server does not assign the ids.
+/// when every answer is a plain success naming the id sent, the server does not assign the
+/// ids, and the next batch holds no entry of an object on the wire.
 @Suite struct FlushOverlapRuleTests {
     static let ok = PushOutcomeRule.applied(record: ["id": "a"], version: "1")
+    static func op(_ id: String, _ kind: QueueEntry.Kind = .create) -> PushOperation {
+        PushOperation(id: id, kind: kind, data: ["id": .string(id)], baseVersion: nil, idempotencyKey: "k-\(id)")
+    }
 
     @Test(arguments: [
-        ("every answer applied", [ok, ok], false, true),
-        ("a conflict answered with the payload is applied", [ok, .applied(record: nil, version: "2")], false, true),
-        ("the server assigns the ids (a create re-keys)", [ok, ok], true, false),
-        ("a conflict (the policy or the resolver settles it)", [ok, .conflict(server: ["id": "b"], version: "3")], false, false),
-        ("a rejection (the failed-entry handler)", [.rejected(status: 422, body: nil), ok], false, false),
-        ("a retry (the run stops)", [ok, .retry(status: 503, message: "busy", retryAfter: nil)], false, false),
-        ("applied, then deleted on the server", [.appliedThenDeleted(record: ["id": "a"], version: "4")], false, false),
-        ("no answer", [], false, false),
-    ] as [(String, [PushOutcomeRule], Bool, Bool)])
-    func rule(_ name: String, answers: [PushOutcomeRule], assignsIDs: Bool, overlaps: Bool) {
-        #expect(FlushOverlapRule.mayOverlap(answers, serverAssignsIDs: assignsIDs) == overlaps, "\(name)")
+        ("every answer applied", [ok, .applied(record: ["id": "b"], version: "1")], [op("a"), op("b")], false, true),
+        ("an answer without a record", [ok, .applied(record: nil, version: "2")], [op("a"), op("b")], false, true),
+        ("an update answered with another id (not a create: no re-key)", [.applied(record: ["id": "z"], version: "2")],
+         [op("a", .update)], false, true),
+        ("a create answered with another id (cannot be written)", [.applied(record: ["id": "z"], version: "2")], [op("a")], false, false),
+        ("the server assigns the ids (a create re-keys)", [ok], [op("a")], true, false),
+        ("a conflict (the policy or the resolver settles it)", [ok, .conflict(server: ["id": "b"], version: "3")], [op("a"), op("b")],
+         false, false),
+        ("a rejection (the failed-entry handler)", [.rejected(status: 422, body: nil), ok], [op("b"), op("a")], false, false),
+        ("a retry (the run stops)", [ok, .retry(status: 503, message: "busy", retryAfter: nil)], [op("a"), op("b")], false, false),
+        ("applied, then deleted on the server", [.appliedThenDeleted(record: ["id": "a"], version: "4")], [op("a")], false, false),
+        ("fewer answers than operations", [ok], [op("a"), op("b")], false, false),
+        ("no answer", [], [], false, false),
+    ] as [(String, [PushOutcomeRule], [PushOperation], Bool, Bool)])
+    func mayOverlap(_ name: String, answers: [PushOutcomeRule], sent: [PushOperation], assignsIDs: Bool, overlaps: Bool) {
+        #expect(FlushOverlapRule.mayOverlap(answers, sent: sent, serverAssignsIDs: assignsIDs) == overlaps, "\(name)")
+    }
+
+    static let wire = [SyncEnginePureTests.entry(1, "todos", "x"), SyncEnginePureTests.entry(2, "todos", "y")]
+
+    @Test(arguments: [
+        ("other objects", [SyncEnginePureTests.entry(3, "todos", "z")], true),
+        ("the same id in another collection", [SyncEnginePureTests.entry(3, "lists", "x")], true),
+        ("a later entry of an object on the wire", [SyncEnginePureTests.entry(3, "todos", "z"), SyncEnginePureTests.entry(4, "todos", "y")],
+         false),
+        ("nothing", [], true),
+    ] as [(String, [QueueEntry], Bool)])
+    func follows(_ name: String, next: [QueueEntry], follows: Bool) {
+        #expect(FlushOverlapRule.follows(next, onWire: Self.wire) == follows, "\(name)")
     }
 }

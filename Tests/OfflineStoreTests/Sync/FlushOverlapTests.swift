@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import OfflineStoreTesting
 import Testing
 @testable import OfflineStore
@@ -6,7 +7,7 @@ import Testing
 /// The flush sends a batch while it writes the answers of the batch before, only when those
 /// answers cannot change the next batch (``FlushOverlapRule``): checked by what the store
 /// holds when the next batch reaches the server, and by what a failed write leaves behind.
-@Suite("Flush overlap")
+@Suite("Flush overlap", .timeLimit(.minutes(5)))
 struct FlushOverlapTests {
     /// Delegates to an in-memory server; runs a hook when a push arrives, and can answer a
     /// create with another id than the one sent (`renaming`), as a server assigning ids does.
@@ -65,23 +66,89 @@ struct FlushOverlapTests {
         return seen
     }
 
-    @Test func answersThatCannotBeWrittenLeaveTheOverlappedBatchForTheNextRun() async throws {
+    @Test func aCreateAnsweredWithAnotherIDIsNotOverlapped() async throws {
         let server = InMemoryBackend(maxBatchSize: 2)
         let backend = AnswerHookBackend(base: server)
         try await withTemporaryStore(configuration: .deferred, backend: backend, collections: [CollectionDescriptor("todos")]) { store in
             try await Self.todos(["a", "b", "c", "d"], in: store)
-            // The client owns the ids here: an answer naming another object is a bad answer.
+            // The client owns the ids here: an answer naming another object cannot be written.
             backend.rename(["a": "elsewhere"])
             let error = await #expect(throws: OfflineStoreError.self) { try await store.flush() }
             #expect(error?.code == .badResponse)
-            #expect(backend.pushes == [["a", "b"], ["c", "d"]],
-                    "the second batch went out before the first one's answers were written")
-            backend.rename([:])
+            #expect(backend.pushes == [["a", "b"]], "the next batch waited for answers that could not be written")
+        }
+    }
+
+    /// The next batch goes out before the first one's answers are written: when writing them
+    /// fails (a trigger of another connection refuses them), the server has seen both batches,
+    /// the second one's answers are written all the same, and the next run settles the first
+    /// one's entries without a duplicate or a conflict.
+    @Test func theOverlappedBatchIsSettledWhenTheAnswersBeforeItCannotBeWritten() async throws {
+        let server = InMemoryBackend(maxBatchSize: 2)
+        let backend = AnswerHookBackend(base: server)
+        let temporary = try TemporaryStore(configuration: .deferred, backend: backend, collections: [CollectionDescriptor("todos")])
+        let store = temporary.store
+        try await Self.todos(["a", "b", "c", "d"], in: store)
+        let other = try DatabaseQueue(path: temporary.path("store.sqlite"))
+        try await other.write { db in
+            try db.execute(sql: """
+                CREATE TRIGGER refuse_a BEFORE UPDATE OF state ON objects WHEN NEW.id = 'a' AND NEW.state = 'synced'
+                BEGIN SELECT RAISE(ABORT, 'refused by the test'); END
+                """)
+        }
+        let error = await #expect(throws: OfflineStoreError.self) { try await store.flush() }
+        #expect(error?.code == .storage)
+        #expect(backend.pushes == [["a", "b"], ["c", "d"]], "the second batch went out before the first one's answers were written")
+        #expect(Self.states(["a", "b", "c", "d"], in: store)
+                == ["a": SyncState.created.rawValue, "b": SyncState.created.rawValue,
+                    "c": SyncState.synced.rawValue, "d": SyncState.synced.rawValue])
+        #expect(try store.queueEntries(id: nil).map(\.objectID).sorted() == ["a", "b"])
+
+        try await other.write { db in try db.execute(sql: "DROP TRIGGER refuse_a") }
+        let report = try await store.flush()
+        #expect(report.pushed == 2 && report.failed == 0 && report.conflicts == 0)
+        #expect(try store.queueEntries(id: nil).isEmpty)
+        #expect(server.allRecords(collection: "todos").keys.sorted() == ["a", "b", "c", "d"])
+        #expect(Self.states(["a", "b", "c", "d"], in: store).values.allSatisfy { $0 == SyncState.synced.rawValue })
+    }
+
+    /// A later entry of an object on the wire goes before the entries behind it, as without
+    /// the overlap: x was sent once (its answer lost) and edited since, so the queue holds
+    /// x's create, x's edit, then z; batches of one.
+    @Test func theQueueOrderIsKeptAcrossObjects() async throws {
+        let server = InMemoryBackend(maxBatchSize: 1)
+        let backend = AnswerHookBackend(base: server)
+        try await withTemporaryStore(configuration: .deferred, backend: backend, collections: [CollectionDescriptor("todos")]) { store in
+            try await Self.todos(["x"], in: store)
+            server.inject(.appliedButResponseLost)
+            await expectStoreError(.timeout) { try await store.flush() }
+            try await store.collection("todos").patch("x", ["title": "x, edited"])
+            try await Self.todos(["z"], in: store)
+            #expect(try store.queueEntries(id: nil).map(\.objectID) == ["x", "x", "z"])
+            let before = backend.pushes.count
             let report = try await store.flush()
-            #expect(report.pushed == 4 && report.failed == 0 && report.conflicts == 0)
-            #expect(try store.queueEntries(id: nil).isEmpty)
-            #expect(server.allRecords(collection: "todos").keys.sorted() == ["a", "b", "c", "d"])
-            #expect(Self.states(["a", "b", "c", "d"], in: store).values.allSatisfy { $0 == SyncState.synced.rawValue })
+            #expect(report.failed == 0 && report.conflicts == 0)
+            #expect(Array(backend.pushes.dropFirst(before)) == [["x"], ["x"], ["z"]])
+            #expect(server.serverRecord(collection: "todos", id: "x")?.record["title"] == "x, edited")
+        }
+    }
+
+    /// The push progress total counts the batch already on the wire when the first answers are counted.
+    @Test func pushProgressCountsTheOverlappedBatch() async throws {
+        let server = InMemoryBackend(maxBatchSize: 50)
+        try await withTemporaryStore(configuration: .deferred, backend: server, collections: [CollectionDescriptor("todos")]) { store in
+            try await store.transaction { tx in
+                for n in 0..<150 { try tx.create(["id": .string("t\(n)"), "title": "t"], in: "todos") }
+            }
+            let events = store.syncEvents()
+            try await store.flush()
+            var push: [SyncProgress] = []
+            for await event in events {
+                if case .progress(let p) = event, p.direction == .push { push.append(p) }
+                if case .finished = event { break }
+            }
+            #expect(push.map(\.processed) == [50, 100, 150])
+            #expect(push.map(\.total) == [150, 150, 150])
         }
     }
 

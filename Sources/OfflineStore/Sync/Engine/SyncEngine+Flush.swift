@@ -74,7 +74,11 @@ extension SyncEngine {
     /// The next batch to send (``FlushPlan``), reading the queue in FIFO pages only as far
     /// as needed to decide it: sent entries leave the queue, so a flush of n entries reads
     /// O(n) rows in all instead of the whole queue before every batch.
-    func nextBatch(maxSize: Int, skipping skipped: Set<Int64>, skippingCollections refused: Set<String> = []) throws -> [QueueEntry] {
+    ///
+    /// `without`: entries read as if they had left the queue (a batch on the wire whose answers
+    /// will take them out): they neither go in the batch nor hold back their objects' later entries.
+    func nextBatch(maxSize: Int, skipping skipped: Set<Int64>, skippingCollections refused: Set<String> = [],
+                   without gone: Set<Int64> = []) throws -> [QueueEntry] {
         try read("reading the queue") { db in
             var candidates: [FlushPlan.Candidate] = []
             // A server may announce any batch limit (even Int.max): grow the page without overflowing.
@@ -82,7 +86,7 @@ extension SyncEngine {
             var after = Int64.min
             while true {
                 let page = try FlushQueue.candidates(db, after: after, limit: pageSize)
-                candidates += page
+                candidates += gone.isEmpty ? page : page.filter { !gone.contains($0.entry.seq) }
                 let plan = FlushPlan.plan(candidates, maxSize: maxSize, skipping: skipped, skippingCollections: refused)
                 guard !plan.isDecided, page.count == pageSize, let last = page.last else { return plan.batch }
                 after = last.entry.seq
@@ -110,7 +114,8 @@ extension SyncEngine {
             let answers = zip(wire.sent, outcomes).map { PushOutcomeRule.decide($1, sent: $0.operation.data) }
             var next: BatchOnWire?
             var launchFailure: (any Error)?
-            if FlushOverlapRule.mayOverlap(answers, serverAssignsIDs: backend.traits(of: wire.collection).assignsIDs) {
+            if FlushOverlapRule.mayOverlap(answers, sent: wire.sent.map(\.operation),
+                                           serverAssignsIDs: backend.traits(of: wire.collection).assignsIDs) {
                 // Reading or marking the next batch may fail (the database): these answers are
                 // applied all the same, and the failure then ends the run.
                 do {
@@ -123,18 +128,37 @@ extension SyncEngine {
             }
             let stop: OfflineStoreError?
             do {
-                stop = try applyAnswers(outcomes, of: wire, context: context, report: &report)
+                stop = try applyAnswers(outcomes, of: wire, context: context, report: &report,
+                                        alsoOnWire: next.map { $0.collection == wire.collection ? $0.sent.count : 0 } ?? 0)
             } catch {
-                // The next batch's entries stay in flight, as a killed process leaves them: the
-                // next run watches and resends them. Its request is not abandoned on the wire.
-                if let next { _ = try? await next.outcomes() }
+                // The next batch does not depend on these answers: its own are applied if they
+                // come and can be written, else its entries stay in flight as a killed process
+                // leaves them (the next run resends them). Then the first failure ends the run.
+                if let next { try? await settle(next, context: context, report: &report) }
                 throw error
             }
             if let launchFailure { throw launchFailure }
             guard let following = next else { return stop }
-            assert(stop == nil, "a batch was overlapped after an answer that stops the run")
+            if let stop {
+                // Not reached: an answer that stops the run forbids the overlap. Kept safe all the same.
+                try await settle(following, context: context, report: &report)
+                return stop
+            }
             wire = following
         }
+    }
+
+    /// Awaits a batch's answer and applies it, or returns its entries to the queue when none
+    /// came; the run stops after it (the caller returns or throws its own reason).
+    private func settle(_ wire: BatchOnWire, context: SyncContext, report: inout SyncReport) async throws {
+        let outcomes: [PushOutcome]
+        do {
+            outcomes = try await wire.outcomes()
+        } catch {
+            _ = try returnToQueue(wire, after: error)
+            return
+        }
+        _ = try applyAnswers(outcomes, of: wire, context: context, report: &report)
     }
 
     /// Marks a batch in flight and sends it; nil when every entry gave way to a later delete.
@@ -154,17 +178,19 @@ extension SyncEngine {
         return BatchOnWire(collection: collection, descriptor: described, sent: sent, answer: answer)
     }
 
-    /// The batch to send while `wire`'s answers are written: the next step of the loop in
-    /// ``pushQueue(_:flush:report:)`` when it is a send that needs nothing first; nil otherwise,
-    /// and the loop decides after the answers are written.
+    /// The batch to send while `wire`'s answers are written: the one the loop in
+    /// ``pushQueue(_:flush:report:)`` would send once they are, read with the entries on the
+    /// wire taken out of the queue as their answers will take them, when that is a send that
+    /// needs nothing first and may follow them (``FlushOverlapRule/follows(_:onWire:)``); nil
+    /// otherwise, and the loop decides after the answers are written.
     private func batchToOverlap(_ wire: BatchOnWire, flush: FlushStateMachine, context: SyncContext) throws -> [QueueEntry]? {
         guard !isForcedOffline, SyncCancellation.check("the flush") == nil else { return nil }
-        // Entries that reference the creates on the wire are held: not recorded as held, as they
-        // are free once those answers are written.
-        let held = try flushHolds(context, recording: false)
-        let batch = try nextBatch(maxSize: flush.batchLimit, skipping: flush.exhausted.union(held.seqs).union(wire.seqs),
-                                  skippingCollections: flush.refused)
-        guard case .send(let entries) = flush.next(for: batch) else { return nil }
+        let onWire = wire.seqs
+        let held = try flushHolds(context, recording: false, without: onWire)
+        let batch = try nextBatch(maxSize: flush.batchLimit, skipping: flush.exhausted.union(held.seqs),
+                                  skippingCollections: flush.refused, without: onWire)
+        guard case .send(let entries) = flush.next(for: batch), FlushOverlapRule.follows(entries, onWire: wire.sent.map(\.entry))
+        else { return nil }
         let backend = self.backend
         let refreshFirst = LostAnswerRule.collectionToRefresh(before: entries, refreshes: { backend.traits(of: $0).refreshesBeforeResendingCreates },
                                                               refreshed: flush.refreshedFirst)
@@ -186,8 +212,10 @@ extension SyncEngine {
 
     /// Writes a batch's answers in one transaction, then tells the app and reports progress.
     /// - Returns: the error that stops the run (an answer asking to retry later), if any.
+    /// `alsoOnWire`: entries of the same collection already sent after these, which the
+    /// progress total counts as still to answer.
     private func applyAnswers(_ outcomes: [PushOutcome], of wire: BatchOnWire, context: SyncContext,
-                       report: inout SyncReport) throws -> OfflineStoreError? {
+                              report: inout SyncReport, alsoOnWire: Int = 0) throws -> OfflineStoreError? {
         let policy = wire.descriptor?.conflictPolicy ?? .preserveConflict
         var stop: OfflineStoreError?
         var notices = AppNotices()
@@ -199,17 +227,18 @@ extension SyncEngine {
             }
         }
         try deliver(notices, report: &report)
-        reportPushProgress(wire.collection, answered: wire.sent.count, context: context)
+        reportPushProgress(wire.collection, answered: wire.sent.count, context: context, alsoOnWire: alsoOnWire)
         return stop
     }
 
-    /// Reports answered entries of a pushed batch.
-    func reportPushProgress(_ collection: String, answered: Int, context: SyncContext) {
+    /// Reports answered entries of a pushed batch; `alsoOnWire` entries of the collection were
+    /// sent and not answered yet, so the total (fixed at the collection's first report) counts them.
+    func reportPushProgress(_ collection: String, answered: Int, context: SyncContext, alsoOnWire: Int = 0) {
         guard let counter = context.progress else { return }
         let waiting = { [self] in
             try? read("counting the queue") { db in try QueueTable.waitingCount(db, collection: collection) }
         }
-        emit(.progress(counter.advance(collection, .push, by: answered, total: { answered + (waiting() ?? 0) })))
+        emit(.progress(counter.advance(collection, .push, by: answered, total: { answered + alsoOnWire + (waiting() ?? 0) })))
     }
 }
 
@@ -231,15 +260,16 @@ extension SyncEngine {
     /// collection declares associations with the backend; otherwise the flush pages the
     /// queue (``nextBatch(maxSize:skipping:)``) and never reads it whole.
     ///
-    /// `recording`: the held entries' reason is written on them (false while the creates they
-    /// wait for are on the wire: they are free once those answers are written).
-    func flushHolds(_ context: SyncContext, recording: Bool = true) throws -> (seqs: Set<Int64>, associations: Int) {
+    /// `recording`: the held entries' reason is written on them (false for a batch chosen while
+    /// answers are still to be written: the loop records the holds when it reads the queue next).
+    /// `without`: entries read as if they had left the queue (their creates count as applied).
+    func flushHolds(_ context: SyncContext, recording: Bool = true, without gone: Set<Int64> = []) throws -> (seqs: Set<Int64>, associations: Int) {
         var seqs = deferredRetries.withLock { $0 }
         if context.honoursRetryDelays {
             seqs.formUnion(try read("reading held-back entries") { db in try QueueTable.notDue(db, at: configuration.now()) })
         }
         guard collections.names.contains(where: { !backend.traits(of: $0).associations.isEmpty }) else { return (seqs, 0) }
-        let candidates = try read("reading the queue") { db in try FlushQueue.candidates(db) }
+        let candidates = try read("reading the queue") { db in try FlushQueue.candidates(db) }.filter { !gone.contains($0.entry.seq) }
         let held = try read("checking associations") { db in try AssociationHolds.find(candidates, backend: backend, in: db) }
         if recording, !held.isEmpty {
             try write("recording held-back entries") { db in

@@ -4,23 +4,36 @@
 /// The server has applied the batch before the next is sent either way: only the store's
 /// writing of the answers overlaps the next request, so the service waits for one fewer
 /// transaction per batch. The next batch is chosen from the queue before those answers are
-/// written, so it must not depend on them:
-/// - every answer is a plain success (``PushOutcomeRule/applied(record:version:)``): a
-///   conflict, a rejection or a retry may call the app's handlers, requeue entries or stop the
-///   run, and the next batch waits for that;
+/// written, so it must be the batch the flush would choose after them, and must not depend
+/// on them:
+/// - every answer is a plain success (``PushOutcomeRule/applied(record:version:)``), a
+///   create's naming the id that was sent: a conflict, a rejection or a retry may call the
+///   app's handlers, requeue entries or stop the run, and an answer naming another id cannot
+///   be written; the next batch waits for those;
 /// - the server does not assign the collection's ids: a create's answer would re-key the
-///   object and the references to it in queued entries.
+///   object and the references to it in queued entries;
+/// - the next batch is chosen with the entries on the wire taken out of the queue, as their
+///   answers will take them out (so the order is the one the flush keeps without overlap), and
+///   holds no entry of an object on the wire: such an entry is sent on the version its answer
+///   brings (``follows(_:onWire:)``).
 ///
-/// The engine adds what only it can check: the next batch skips the entries on the wire (and
-/// so every later entry of their objects, ``FlushPlan``), holds back entries that reference
-/// their creates (``AssociationHolds``), and is a send the run may make now (no collection to
-/// prepare or refresh first, no cancellation, suspension or budget stop).
+/// The engine adds what only it can check: the next step is a send the run may make now (no
+/// collection to prepare or refresh first, no cancellation, suspension or budget stop).
 enum FlushOverlapRule {
-    /// Whether the next batch may go out before `answers` are written.
-    static func mayOverlap(_ answers: [PushOutcomeRule], serverAssignsIDs: Bool) -> Bool {
-        guard !serverAssignsIDs, !answers.isEmpty else { return false }
-        return answers.allSatisfy { answer in
-            if case .applied = answer { true } else { false }
+    /// Whether the next batch may go out before `answers` to `sent` (in order) are written.
+    static func mayOverlap(_ answers: [PushOutcomeRule], sent: [PushOperation], serverAssignsIDs: Bool) -> Bool {
+        guard !serverAssignsIDs, !answers.isEmpty, answers.count == sent.count else { return false }
+        return zip(answers, sent).allSatisfy { answer, operation in
+            guard case .applied(let record, _) = answer else { return false }
+            guard operation.kind == .create, let id = record?["id"]?.stringValue else { return true }
+            return id == operation.id
         }
+    }
+
+    /// Whether `next`, chosen with the entries `onWire` taken out of the queue, may follow them
+    /// before their answers are written: none of its entries is of an object on the wire.
+    static func follows(_ next: [QueueEntry], onWire: [QueueEntry]) -> Bool {
+        let objects = Set(onWire.map { ObjectKey(collection: $0.collection, id: $0.objectID) })
+        return !next.contains { objects.contains(ObjectKey(collection: $0.collection, id: $0.objectID)) }
     }
 }
