@@ -14,11 +14,14 @@ struct FlushOverlapTests {
     final class AnswerHookBackend: Backend {
         let base: InMemoryBackend
         let assignsIDs: Bool
+        /// Reference fields by collection (``BackendTraits/associations``).
+        let associations: [String: [String: String]]
         private let state = Locked<(hook: (@Sendable ([PushOperation]) async -> Void)?, renaming: [String: String], pushes: [[String]])>(
             (nil, [:], []))
-        init(base: InMemoryBackend, assignsIDs: Bool = false) {
+        init(base: InMemoryBackend, assignsIDs: Bool = false, associations: [String: [String: String]] = [:]) {
             self.base = base
             self.assignsIDs = assignsIDs
+            self.associations = associations
         }
         /// Runs `hook` with every push's operations before the server sees them.
         func onPush(_ hook: @escaping @Sendable ([PushOperation]) async -> Void) { state.withLock { $0.hook = hook } }
@@ -51,6 +54,7 @@ struct FlushOverlapTests {
         func traits(of collection: String) -> BackendTraits {
             var traits = base.traits(of: collection)
             traits.assignsIDs = assignsIDs
+            traits.associations = associations[collection] ?? [:]
             return traits
         }
     }
@@ -130,6 +134,65 @@ struct FlushOverlapTests {
             #expect(report.failed == 0 && report.conflicts == 0)
             #expect(Array(backend.pushes.dropFirst(before)) == [["x"], ["x"], ["z"]])
             #expect(server.serverRecord(collection: "todos", id: "x")?.record["title"] == "x, edited")
+        }
+    }
+
+    /// An entry that references a create on the wire is not held back for it: the server has
+    /// applied the create. Shown without a race as above: the list's answer cannot be written,
+    /// and the server has seen the todo that references it all the same.
+    @Test func aReferenceToACreateOnTheWireFollowsIt() async throws {
+        let server = InMemoryBackend(maxBatchSize: 10)
+        let backend = AnswerHookBackend(base: server, associations: ["todos": ["listID": "lists"]])
+        let temporary = try TemporaryStore(configuration: .deferred, backend: backend,
+                                           collections: [CollectionDescriptor("todos"), CollectionDescriptor("lists")])
+        let store = temporary.store
+        // A first todo, so that the collection is prepared before the list's batch goes out.
+        try await Self.todos(["t0"], in: store)
+        try await store.collection("lists").create(["id": "l", "title": "groceries"])
+        try await store.collection("todos").create(["id": "t", "title": "milk", "listID": "l"])
+        let other = try DatabaseQueue(path: temporary.path("store.sqlite"))
+        try await other.write { db in
+            try db.execute(sql: """
+                CREATE TRIGGER refuse_l BEFORE UPDATE OF state ON objects WHEN NEW.id = 'l' AND NEW.state = 'synced'
+                BEGIN SELECT RAISE(ABORT, 'refused by the test'); END
+                """)
+        }
+        await expectStoreError(.storage) { try await store.flush() }
+        #expect(backend.pushes == [["t0"], ["l"], ["t"]], "the todo went out before the list's answer was written")
+        #expect(server.serverRecord(collection: "todos", id: "t")?.record["listID"] == "l")
+        #expect(Self.states(["t"], in: store) == ["t": SyncState.synced.rawValue])
+
+        try await other.write { db in try db.execute(sql: "DROP TRIGGER refuse_l") }
+        let report = try await store.flush()
+        #expect(report.failed == 0 && report.conflicts == 0 && report.heldBack == 0)
+        #expect(try store.queueEntries(id: nil).isEmpty)
+        #expect(server.allRecords(collection: "lists").keys.sorted() == ["l"])
+    }
+
+    /// A flush cancelled while an overlapped batch is on the wire settles it (its answer is
+    /// awaited and applied) and sends nothing more.
+    @Test func aCancelWhileAnOverlappedBatchIsOnTheWireSettlesItAndStops() async throws {
+        let server = InMemoryBackend(maxBatchSize: 2)
+        let backend = AnswerHookBackend(base: server)
+        try await withTemporaryStore(configuration: .deferred, backend: backend, collections: [CollectionDescriptor("todos")]) { store in
+            try await Self.todos(["a", "b", "c", "d", "e", "f"], in: store)
+            let flushing = Locked<Task<SyncReport, any Error>?>(nil)
+            backend.onPush { operations in
+                if operations.map(\.id) == ["c", "d"] { flushing.withLock { $0?.cancel() } }
+            }
+            // The flush starts once the hook can reach its task.
+            let (start, go) = AsyncStream<Void>.makeStream()
+            let task = Task {
+                for await _ in start { break }
+                return try await store.flush()
+            }
+            flushing.withLock { $0 = task }
+            go.yield()
+            await expectStoreError(.cancelled) { try await task.value }
+            #expect(backend.pushes == [["a", "b"], ["c", "d"]])
+            #expect(Self.states(["a", "b", "c", "d", "e", "f"], in: store)
+                    == ["a": "synced", "b": "synced", "c": "synced", "d": "synced", "e": "created", "f": "created"])
+            #expect(try store.queueEntries(id: nil).map(\.objectID) == ["e", "f"])
         }
     }
 
