@@ -249,10 +249,10 @@ struct ObjectStoreAtomicityTests {
             if failure == "sqlite" { try Self.failQueueEntries(of: "boom", in: store) } else { fault.arm("boom") }
             let boomCollection = failure == "local-only" ? "drafts" : "todos"
 
-            // Inside the block the failing edit throws what failed as it is: GRDB's error for SQLite's
-            // failure, the test's own error for the fault. The transaction maps SQLite's to `storage`.
+            // Inside the block the failing edit throws a typed `storage` error for SQLite's failure,
+            // as the transaction does, and the test's own error for the fault as it is.
             func expectTheFailure(_ body: () throws -> Void) {
-                if failure == "sqlite" { #expect(throws: DatabaseError.self) { try body() } } else { #expect(throws: InjectedFault.self) { try body() } }
+                if failure == "sqlite" { expectStoreError(.storage) { try body() } } else { #expect(throws: InjectedFault.self) { try body() } }
             }
             let block = { (tx: LocalTransaction) throws in
                 try tx.create(["id": "a"], in: "todos")
