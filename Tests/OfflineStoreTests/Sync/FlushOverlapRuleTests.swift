@@ -2,8 +2,8 @@ import Testing
 @testable import OfflineStore
 
 /// ``FlushOverlapRule``: the next batch goes out before a batch's answers are written only
-/// when every answer is a plain success naming the id sent, the server does not assign the
-/// ids, and the next batch holds no entry of an object on the wire.
+/// when every answer is a plain success, a create's naming the id sent, and the next batch
+/// holds no entry of an object on the wire.
 @Suite struct FlushOverlapRuleTests {
     static let ok = PushOutcomeRule.applied(record: ["id": "a"], version: "1")
     static func op(_ id: String, _ kind: QueueEntry.Kind = .create) -> PushOperation {
@@ -11,22 +11,21 @@ import Testing
     }
 
     @Test(arguments: [
-        ("every answer applied", [ok, .applied(record: ["id": "b"], version: "1")], [op("a"), op("b")], false, true),
-        ("an answer without a record", [ok, .applied(record: nil, version: "2")], [op("a"), op("b")], false, true),
+        ("every answer applied", [ok, .applied(record: ["id": "b"], version: "1")], [op("a"), op("b")], true),
+        ("an answer without a record", [ok, .applied(record: nil, version: "2")], [op("a"), op("b")], true),
         ("an update answered with another id (not a create: no re-key)", [.applied(record: ["id": "z"], version: "2")],
-         [op("a", .update)], false, true),
-        ("a create answered with another id (cannot be written)", [.applied(record: ["id": "z"], version: "2")], [op("a")], false, false),
-        ("the server assigns the ids (a create re-keys)", [ok], [op("a")], true, false),
-        ("a conflict (the policy or the resolver settles it)", [ok, .conflict(server: ["id": "b"], version: "3")], [op("a"), op("b")],
-         false, false),
-        ("a rejection (the failed-entry handler)", [.rejected(status: 422, body: nil), ok], [op("b"), op("a")], false, false),
-        ("a retry (the run stops)", [ok, .retry(status: 503, message: "busy", retryAfter: nil)], [op("a"), op("b")], false, false),
-        ("applied, then deleted on the server", [.appliedThenDeleted(record: ["id": "a"], version: "4")], [op("a")], false, false),
-        ("fewer answers than operations", [ok], [op("a"), op("b")], false, false),
-        ("no answer", [], [], false, false),
-    ] as [(String, [PushOutcomeRule], [PushOperation], Bool, Bool)])
-    func mayOverlap(_ name: String, answers: [PushOutcomeRule], sent: [PushOperation], assignsIDs: Bool, overlaps: Bool) {
-        #expect(FlushOverlapRule.mayOverlap(answers, sent: sent, serverAssignsIDs: assignsIDs) == overlaps, "\(name)")
+         [op("a", .update)], true),
+        ("a create answered with another id (a re-key, or an answer that cannot be written)",
+         [.applied(record: ["id": "z"], version: "2")], [op("a")], false),
+        ("a conflict (the policy or the resolver settles it)", [ok, .conflict(server: ["id": "b"], version: "3")], [op("a"), op("b")], false),
+        ("a rejection (the failed-entry handler)", [.rejected(status: 422, body: nil), ok], [op("b"), op("a")], false),
+        ("a retry (the run stops)", [ok, .retry(status: 503, message: "busy", retryAfter: nil)], [op("a"), op("b")], false),
+        ("applied, then deleted on the server", [.appliedThenDeleted(record: ["id": "a"], version: "4")], [op("a")], false),
+        ("fewer answers than operations", [ok], [op("a"), op("b")], false),
+        ("no answer", [], [], false),
+    ] as [(String, [PushOutcomeRule], [PushOperation], Bool)])
+    func mayOverlap(_ name: String, answers: [PushOutcomeRule], sent: [PushOperation], overlaps: Bool) {
+        #expect(FlushOverlapRule.mayOverlap(answers, sent: sent) == overlaps, "\(name)")
     }
 
     static let wire = [SyncEnginePureTests.entry(1, "todos", "x"), SyncEnginePureTests.entry(2, "todos", "y")]

@@ -59,6 +59,25 @@ struct FlushOverlapTests {
         }
     }
 
+    /// Makes the store's writes of `id` that `when` (an SQL condition on `NEW`) matches fail,
+    /// through a trigger set from another connection to the store's file: the answers that
+    /// would write them cannot be written. Returns that connection, to drop it with ``allow(_:on:)``.
+    static func refuse(_ id: String, when condition: String, in temporary: TemporaryStore) async throws -> DatabaseQueue {
+        let other = try DatabaseQueue(path: temporary.path("store.sqlite"))
+        try await other.write { db in
+            try db.execute(sql: """
+                CREATE TRIGGER refuse_\(id.filter(\.isLetter)) BEFORE UPDATE ON objects WHEN \(condition)
+                BEGIN SELECT RAISE(ABORT, 'refused by the test'); END
+                """)
+        }
+        return other
+    }
+
+    /// Drops the trigger ``refuse(_:when:in:)`` set for `id`.
+    static func allow(_ id: String, on other: DatabaseQueue) async throws {
+        try await other.write { db in try db.execute(sql: "DROP TRIGGER refuse_\(id.filter(\.isLetter))") }
+    }
+
     static func todos(_ ids: [String], in store: ObjectStore) async throws {
         for id in ids { try await store.collection("todos").create(["id": .string(id), "title": .string(id)]) }
     }
@@ -93,13 +112,7 @@ struct FlushOverlapTests {
         let temporary = try TemporaryStore(configuration: .deferred, backend: backend, collections: [CollectionDescriptor("todos")])
         let store = temporary.store
         try await Self.todos(["a", "b", "c", "d"], in: store)
-        let other = try DatabaseQueue(path: temporary.path("store.sqlite"))
-        try await other.write { db in
-            try db.execute(sql: """
-                CREATE TRIGGER refuse_a BEFORE UPDATE OF state ON objects WHEN NEW.id = 'a' AND NEW.state = 'synced'
-                BEGIN SELECT RAISE(ABORT, 'refused by the test'); END
-                """)
-        }
+        let other = try await Self.refuse("a", when: "NEW.id = 'a' AND NEW.state = 'synced'", in: temporary)
         let error = await #expect(throws: OfflineStoreError.self) { try await store.flush() }
         #expect(error?.code == .storage)
         #expect(backend.pushes == [["a", "b"], ["c", "d"]], "the second batch went out before the first one's answers were written")
@@ -108,7 +121,7 @@ struct FlushOverlapTests {
                     "c": SyncState.synced.rawValue, "d": SyncState.synced.rawValue])
         #expect(try store.queueEntries(id: nil).map(\.objectID).sorted() == ["a", "b"])
 
-        try await other.write { db in try db.execute(sql: "DROP TRIGGER refuse_a") }
+        try await Self.allow("a", on: other)
         let report = try await store.flush()
         #expect(report.pushed == 2 && report.failed == 0 && report.conflicts == 0)
         #expect(try store.queueEntries(id: nil).isEmpty)
@@ -150,19 +163,13 @@ struct FlushOverlapTests {
         try await Self.todos(["t0"], in: store)
         try await store.collection("lists").create(["id": "l", "title": "groceries"])
         try await store.collection("todos").create(["id": "t", "title": "milk", "listID": "l"])
-        let other = try DatabaseQueue(path: temporary.path("store.sqlite"))
-        try await other.write { db in
-            try db.execute(sql: """
-                CREATE TRIGGER refuse_l BEFORE UPDATE OF state ON objects WHEN NEW.id = 'l' AND NEW.state = 'synced'
-                BEGIN SELECT RAISE(ABORT, 'refused by the test'); END
-                """)
-        }
+        let other = try await Self.refuse("l", when: "NEW.id = 'l' AND NEW.state = 'synced'", in: temporary)
         await expectStoreError(.storage) { try await store.flush() }
         #expect(backend.pushes == [["t0"], ["l"], ["t"]], "the todo went out before the list's answer was written")
         #expect(server.serverRecord(collection: "todos", id: "t")?.record["listID"] == "l")
         #expect(Self.states(["t"], in: store) == ["t": SyncState.synced.rawValue])
 
-        try await other.write { db in try db.execute(sql: "DROP TRIGGER refuse_l") }
+        try await Self.allow("l", on: other)
         let report = try await store.flush()
         #expect(report.failed == 0 && report.conflicts == 0 && report.heldBack == 0)
         #expect(try store.queueEntries(id: nil).isEmpty)
@@ -270,5 +277,19 @@ struct FlushOverlapTests {
             #expect(report.pushed == 4)
             #expect(seen.withLock { $0 } == ["a": "gone", "srv-a": SyncState.synced.rawValue])
         }
+    }
+
+    /// The same, shown without a race: the re-keying cannot be written, so the run stops there;
+    /// had the next batch gone out early, the server would have seen it.
+    @Test func aBatchOfServerAssignedIDsIsNotOverlapped() async throws {
+        let server = InMemoryBackend(maxBatchSize: 2)
+        let backend = AnswerHookBackend(base: server, assignsIDs: true)
+        let temporary = try TemporaryStore(configuration: .deferred, backend: backend, collections: [CollectionDescriptor("todos")])
+        let store = temporary.store
+        try await Self.todos(["a", "b", "c", "d"], in: store)
+        backend.rename(["a": "srv-a"])
+        _ = try await Self.refuse("srva", when: "NEW.id = 'srv-a'", in: temporary)
+        await expectStoreError(.storage) { try await store.flush() }
+        #expect(backend.pushes == [["a", "b"]])
     }
 }

@@ -34,10 +34,8 @@ extension SyncEngine {
         while true {
             if isForcedOffline { return .finished(OfflineStoreError(.offline, "the store was set offline")) }
             if let cancelled = SyncCancellation.check("the flush") { return .finished(cancelled) }
-            let held = try flushHolds(context)
-            report.heldBack = held.associations
-            let batch = try nextBatch(maxSize: flush.batchLimit, skipping: flush.exhausted.union(held.seqs),
-                                      skippingCollections: flush.refused)
+            let (batch, heldBack) = try plannedBatch(context, flush: flush)
+            report.heldBack = heldBack
             switch flush.next(for: batch) {
             case .uploadBlobs:
                 return .finished(try await uploadPendingBlobs(report: &report))
@@ -60,9 +58,7 @@ extension SyncEngine {
                 flush.didPrepare(collection)
             case .send(let batch):
                 if let cancelled = SyncCancellation.check("the flush") { return .finished(cancelled) }
-                let backend = self.backend
-                if let name = LostAnswerRule.collectionToRefresh(before: batch, refreshes: { backend.traits(of: $0).refreshesBeforeResendingCreates },
-                                                                 refreshed: flush.refreshedFirst) {
+                if let name = collectionToRefresh(before: batch, flush: flush) {
                     // A record the lost create made is adopted as its answer; the batch is read again.
                     return .refreshFirst(name)
                 }
@@ -114,8 +110,7 @@ extension SyncEngine {
             let answers = zip(wire.sent, outcomes).map { PushOutcomeRule.decide($1, sent: $0.operation.data) }
             var next: BatchOnWire?
             var launchFailure: (any Error)?
-            if FlushOverlapRule.mayOverlap(answers, sent: wire.sent.map(\.operation),
-                                           serverAssignsIDs: backend.traits(of: wire.collection).assignsIDs) {
+            if FlushOverlapRule.mayOverlap(answers, sent: wire.sent.map(\.operation)) {
                 // Reading or marking the next batch may fail (the database): these answers are
                 // applied all the same, and the failure then ends the run.
                 do {
@@ -185,16 +180,30 @@ extension SyncEngine {
     /// otherwise, and the loop decides after the answers are written.
     private func batchToOverlap(_ wire: BatchOnWire, flush: FlushStateMachine, context: SyncContext) throws -> [QueueEntry]? {
         guard !isForcedOffline, SyncCancellation.check("the flush") == nil else { return nil }
-        let onWire = wire.seqs
-        let held = try flushHolds(context, recording: false, without: onWire)
-        let batch = try nextBatch(maxSize: flush.batchLimit, skipping: flush.exhausted.union(held.seqs),
-                                  skippingCollections: flush.refused, without: onWire)
-        guard case .send(let entries) = flush.next(for: batch), FlushOverlapRule.follows(entries, onWire: wire.sent.map(\.entry))
+        let (batch, _) = try plannedBatch(context, flush: flush, without: wire.seqs)
+        guard case .send(let entries) = flush.next(for: batch), FlushOverlapRule.follows(entries, onWire: wire.sent.map(\.entry)),
+              collectionToRefresh(before: entries, flush: flush) == nil
         else { return nil }
+        return entries
+    }
+
+    /// The next batch as the flush reads it (``FlushPlan``, skipping held-back entries), with
+    /// how many are held for their associations. `without`: entries read as if they had left
+    /// the queue (a batch on the wire whose answers will take them out); their holds are then
+    /// not recorded, as the loop records them when it reads the queue after those answers.
+    private func plannedBatch(_ context: SyncContext, flush: FlushStateMachine,
+                              without gone: Set<Int64> = []) throws -> (batch: [QueueEntry], heldBack: Int) {
+        let held = try flushHolds(context, without: gone)
+        let batch = try nextBatch(maxSize: flush.batchLimit, skipping: flush.exhausted.union(held.seqs),
+                                  skippingCollections: flush.refused, without: gone)
+        return (batch, held.associations)
+    }
+
+    /// The collection to refresh before `batch` is sent (``LostAnswerRule``), if any.
+    private func collectionToRefresh(before batch: [QueueEntry], flush: FlushStateMachine) -> String? {
         let backend = self.backend
-        let refreshFirst = LostAnswerRule.collectionToRefresh(before: entries, refreshes: { backend.traits(of: $0).refreshesBeforeResendingCreates },
-                                                              refreshed: flush.refreshedFirst)
-        return refreshFirst == nil ? entries : nil
+        return LostAnswerRule.collectionToRefresh(before: batch, refreshes: { backend.traits(of: $0).refreshesBeforeResendingCreates },
+                                                  refreshed: flush.refreshedFirst)
     }
 
     /// A batch whose answer never came: its entries wait in the queue again (creates are
@@ -260,10 +269,9 @@ extension SyncEngine {
     /// collection declares associations with the backend; otherwise the flush pages the
     /// queue (``nextBatch(maxSize:skipping:)``) and never reads it whole.
     ///
-    /// `recording`: the held entries' reason is written on them (false for a batch chosen while
-    /// answers are still to be written: the loop records the holds when it reads the queue next).
-    /// `without`: entries read as if they had left the queue (their creates count as applied).
-    func flushHolds(_ context: SyncContext, recording: Bool = true, without gone: Set<Int64> = []) throws -> (seqs: Set<Int64>, associations: Int) {
+    /// `without`: entries read as if they had left the queue (their creates count as applied);
+    /// the held entries' reasons are then not written on them (``plannedBatch(_:flush:without:)``).
+    func flushHolds(_ context: SyncContext, without gone: Set<Int64> = []) throws -> (seqs: Set<Int64>, associations: Int) {
         var seqs = deferredRetries.withLock { $0 }
         if context.honoursRetryDelays {
             seqs.formUnion(try read("reading held-back entries") { db in try QueueTable.notDue(db, at: configuration.now()) })
@@ -271,7 +279,7 @@ extension SyncEngine {
         guard collections.names.contains(where: { !backend.traits(of: $0).associations.isEmpty }) else { return (seqs, 0) }
         let candidates = try read("reading the queue") { db in try FlushQueue.candidates(db) }.filter { !gone.contains($0.entry.seq) }
         let held = try read("checking associations") { db in try AssociationHolds.find(candidates, backend: backend, in: db) }
-        if recording, !held.isEmpty {
+        if gone.isEmpty, !held.isEmpty {
             try write("recording held-back entries") { db in
                 for (seq, reason) in held { try QueueTable.recordHold(seq, reason: reason, in: db) }
             }

@@ -8,10 +8,9 @@
 /// on them:
 /// - every answer is a plain success (``PushOutcomeRule/applied(record:version:)``), a
 ///   create's naming the id that was sent: a conflict, a rejection or a retry may call the
-///   app's handlers, requeue entries or stop the run, and an answer naming another id cannot
-///   be written; the next batch waits for those;
-/// - the server does not assign the collection's ids: a create's answer would re-key the
-///   object and the references to it in queued entries;
+///   app's handlers, requeue entries or stop the run, and a create answered with another id
+///   re-keys the object and the references to it in queued entries (where the server assigns
+///   ids) or cannot be written (where the client does); the next batch waits for those;
 /// - the next batch is chosen with the entries on the wire taken out of the queue, as their
 ///   answers will take them out (so the order is the one the flush keeps without overlap), and
 ///   holds no entry of an object on the wire: such an entry is sent on the version its answer
@@ -21,8 +20,8 @@
 /// collection to prepare or refresh first, no cancellation, suspension or budget stop).
 enum FlushOverlapRule {
     /// Whether the next batch may go out before `answers` to `sent` (in order) are written.
-    static func mayOverlap(_ answers: [PushOutcomeRule], sent: [PushOperation], serverAssignsIDs: Bool) -> Bool {
-        guard !serverAssignsIDs, !answers.isEmpty, answers.count == sent.count else { return false }
+    static func mayOverlap(_ answers: [PushOutcomeRule], sent: [PushOperation]) -> Bool {
+        guard !answers.isEmpty, answers.count == sent.count else { return false }
         return zip(answers, sent).allSatisfy { answer, operation in
             guard case .applied(let record, _) = answer else { return false }
             guard operation.kind == .create, let id = record?["id"]?.stringValue else { return true }
