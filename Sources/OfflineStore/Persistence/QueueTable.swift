@@ -159,6 +159,18 @@ enum QueueTable {
         return db.changesCount > 0
     }
 
+    /// Returns an entry marked in flight and never sent to pending as it was before
+    /// ``send(_:sentRev:sentData:in:)``: its attempts, sent revision and sent payload are
+    /// the ones it had. False when it was not in flight after exactly that one mark.
+    @discardableResult
+    static func withdraw(_ seq: Int64, attempts: Int, sentRev: Int64?, sentData: String?, in db: Database) throws -> Bool {
+        try db.cachedStatement(sql: """
+            UPDATE queue SET state = \(target(.withdraw)), attempts = ?, sent_rev = ?, sent_data = ?
+            WHERE seq = ? AND attempts = ? AND \(condition(.withdraw))
+            """).execute(arguments: [attempts, sentRev, sentData, seq, attempts + 1])
+        return db.changesCount > 0
+    }
+
     /// Puts an in-flight entry back to pending, keeping the error that stopped it.
     static func release(_ seq: Int64, error: OfflineStoreError?, notBefore: Date?, in db: Database) throws {
         try db.execute(sql: """

@@ -79,6 +79,7 @@ import Testing
             .release: ([.inFlight], .pending),
             .requeue: ([.inFlight], .pending),
             .recover: ([.inFlight], .pending),
+            .withdraw: ([.inFlight], .pending),
             .reject: ([.inFlight], .failed),
             .confirm: ([.inFlight, .pending], nil),
             .retry: ([.failed], .pending),

@@ -9,6 +9,14 @@ struct BatchOnWire: Sendable {
     /// The request, shielded from the run's cancellation (``SyncCancellation/shielded(_:)``).
     let answer: Task<[PushOutcome], any Error>
 
+    /// Sends a staged batch: `push` runs in its own task, shielded from the run's cancellation.
+    init(_ staged: StagedBatch, answer: Task<[PushOutcome], any Error>) {
+        collection = staged.collection
+        descriptor = staged.descriptor
+        sent = staged.sent
+        self.answer = answer
+    }
+
     /// The queue sequence numbers of the entries on the wire.
     var seqs: Set<Int64> { Set(sent.map(\.entry.seq)) }
 

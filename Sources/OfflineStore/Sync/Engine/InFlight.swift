@@ -51,3 +51,18 @@ enum InFlight {
         }
     }
 }
+
+extension InFlight {
+    /// Returns a batch that ``mark(_:watchesLateDeliveries:in:)`` marked and that was never
+    /// sent to the queue as it was before (``QueueTransition/withdraw``). Entries the mark
+    /// settled (given way to a later delete) stay settled: that did not depend on sending.
+    static func withdraw(_ batch: [SentEntry], in db: Database) throws {
+        for s in batch {
+            guard try QueueTable.withdraw(s.entry.seq, attempts: s.entry.attempts, sentRev: s.entry.sentRev,
+                                          sentData: s.entry.sentData, in: db)
+            else {
+                throw OfflineStoreError(.corrupted, "queue entry \(s.entry.seq) changed while it was marked in flight")
+            }
+        }
+    }
+}

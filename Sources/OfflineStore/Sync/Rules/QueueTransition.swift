@@ -3,7 +3,8 @@
 /// ```text
 ///            send               confirm (2xx, own write recognised)
 ///  pending ───────▶ in-flight ──────────────────────────────────────▶ (removed)
-///     ▲  ◀──────────────┤ release (5xx, lost connection, cancelled), requeue (409/412), recover (crash)
+///     ▲  ◀──────────────┤ release (5xx, lost connection, cancelled), requeue (409/412), recover (crash),
+///     │                 │ withdraw (marked, never sent)
 ///     │                 │ reject (other 4xx)
 ///     └──── retry ── failed ─── rollback / discard ──▶ (removed)
 ///  pending ── forbid (read access lost, purge policy) ──▶ failed
@@ -12,6 +13,10 @@
 enum QueueTransition: String, CaseIterable, Sendable {
     /// Marked in flight and sent.
     case send
+    /// Marked in flight and never sent: pending again exactly as before it was marked. The
+    /// flush marks the next batch while one is on the wire, and withdraws it when that one's
+    /// answers must be written before anything more goes out (``FlushOverlapRule``).
+    case withdraw
     /// Returned to the queue unanswered: a transport failure, a retry answer, a cancelled run.
     case release
     /// The server holds another version: back to pending while the conflict is settled.
@@ -36,7 +41,7 @@ enum QueueTransition: String, CaseIterable, Sendable {
     var sources: Set<QueueEntry.State> {
         switch self {
         case .send, .forbid: [.pending]
-        case .release, .requeue, .recover, .reject: [.inFlight]
+        case .release, .requeue, .recover, .reject, .withdraw: [.inFlight]
         case .confirm: [.inFlight, .pending]
         case .retry: [.failed]
         case .resend: [.pending, .inFlight, .failed]
@@ -48,7 +53,7 @@ enum QueueTransition: String, CaseIterable, Sendable {
     var target: QueueEntry.State? {
         switch self {
         case .send: .inFlight
-        case .release, .requeue, .recover, .retry, .resend: .pending
+        case .release, .requeue, .recover, .retry, .resend, .withdraw: .pending
         case .reject, .forbid: .failed
         case .confirm, .drop: nil
         }
