@@ -263,6 +263,59 @@ struct FlushOverlapTests {
         }
     }
 
+    /// The next batch is marked in flight while a batch is on the wire (``StagedBatch``);
+    /// when that batch's answers stop the run, it returns to the queue as it was: pending,
+    /// never counted as sent. Here the batch [a, b] holds a conflict and an answer that
+    /// cannot be written, so [c, d], marked meanwhile, is withdrawn.
+    @Test func aStagedBatchReturnsToTheQueueAsItWasWhenTheRunStops() async throws {
+        let server = InMemoryBackend(maxBatchSize: 2)
+        let backend = AnswerHookBackend(base: server)
+        try await withTemporaryStore(configuration: .deferred, backend: backend, collections: [CollectionDescriptor("todos")]) { store in
+            try await Self.queueAConflictOnA(store, server)
+            backend.rename(["b": "elsewhere"])
+            await expectStoreError(.badResponse) { try await store.flush() }
+            let waiting = try store.queueEntries(id: nil).filter { ["c", "d"].contains($0.objectID) }
+            #expect(waiting.map(\.objectID) == ["c", "d"])
+            #expect(waiting.allSatisfy { $0.state == .pending && $0.attempts == 0 })
+            #expect(server.allRecords(collection: "todos")["c"] == nil)
+        }
+    }
+
+    /// The same when the batch on the wire gets no answer (the connection is lost): the
+    /// staged batch is withdrawn, and only the batch that went out waits as possibly applied.
+    @Test func aStagedBatchIsWithdrawnWhenTheBatchOnTheWireGetsNoAnswer() async throws {
+        let server = InMemoryBackend(maxBatchSize: 2)
+        try await withTemporaryStore(configuration: .deferred, backend: server, collections: [CollectionDescriptor("todos")]) { store in
+            try await Self.todos(["a", "b", "c", "d"], in: store)
+            server.inject(.offline)
+            await expectStoreError(.offline) { try await store.flush() }
+            let entries = try store.queueEntries(id: nil)
+            #expect(entries.map(\.objectID) == ["a", "b", "c", "d"])
+            #expect(entries.map(\.attempts) == [1, 1, 0, 0])
+            #expect(entries.allSatisfy { $0.state == .pending })
+        }
+    }
+
+    /// A withdrawn batch goes out later as a first send: the server is not told it may have
+    /// seen these operations before (a resend is recognised by reading the entity, which a
+    /// first send never needs).
+    @Test func aWithdrawnBatchIsSentLaterAsAFirstSend() async throws {
+        let server = InMemoryBackend(maxBatchSize: 2)
+        let backend = AnswerHookBackend(base: server)
+        try await withTemporaryStore(configuration: .deferred, backend: backend, collections: [CollectionDescriptor("todos")]) { store in
+            try await Self.queueAConflictOnA(store, server)
+            let sends = Locked<[String: (attempt: Int, isResend: Bool)]>([:])
+            backend.onPush { operations in
+                sends.withLock { for op in operations { $0[op.id] = (op.attempt, op.isResend) } }
+            }
+            let report = try await store.flush()
+            #expect(report.conflicts == 1 && report.pushed == 3)
+            let seen = sends.withLock { $0 }
+            #expect(seen["c"]?.attempt == 1 && seen["d"]?.attempt == 1)
+            #expect(seen["c"]?.isResend == false && seen["d"]?.isResend == false)
+        }
+    }
+
     @Test func aServerAssignedIDIsWrittenBeforeTheNextBatchGoesOut() async throws {
         let server = InMemoryBackend(maxBatchSize: 2)
         let backend = AnswerHookBackend(base: server, assignsIDs: true)

@@ -93,32 +93,42 @@ extension SyncEngine {
     }
 
     /// Marks a batch in flight, sends it, and writes the answers in one transaction; the app
-    /// hears of conflicts and rejections after it committed. When every answer is a success
-    /// (``FlushOverlapRule``), the next batch is marked and sent before those answers are
-    /// written, and so on while the chain lasts: the service does not wait for the store.
+    /// hears of conflicts and rejections after it committed. While a batch is on the wire the
+    /// next one is read and marked (``StagedBatch``); when every answer is a success
+    /// (``FlushOverlapRule``) it is sent at once and those answers are written while it is on
+    /// the wire, and so on while the chain lasts: the service does not wait for the store.
+    /// Otherwise the staged batch is withdrawn to the queue as it was, and the loop decides
+    /// after the answers are written.
     /// - Returns: the error that stops the run, if any.
     private func send(_ batch: [QueueEntry], flush: inout FlushStateMachine, context: SyncContext,
                       report: inout SyncReport) async throws -> OfflineStoreError? {
-        guard var wire = try launch(batch, flush: &flush, context: context) else { return nil }
+        guard let first = try stage(batch, context: context) else { return nil }
+        var wire = start(first, flush: &flush)
         while true {
+            // Reading or marking the next batch may fail (the database): the answers on the
+            // wire are applied all the same, and the failure then ends the run.
+            var staged: StagedBatch?
+            var stageFailure: (any Error)?
+            do { staged = try stageFollowing(wire, flush: flush, context: context) } catch { stageFailure = error }
             let outcomes: [PushOutcome]
             do {
                 outcomes = try await wire.outcomes()
             } catch {
+                if let staged { try withdraw(staged) }
                 return try returnToQueue(wire, after: error)
             }
             let answers = zip(wire.sent, outcomes).map { PushOutcomeRule.decide($1, sent: $0.operation.data) }
             var next: BatchOnWire?
-            var launchFailure: (any Error)?
-            if FlushOverlapRule.mayOverlap(answers, sent: wire.sent.map(\.operation)) {
-                // Reading or marking the next batch may fail (the database): these answers are
-                // applied all the same, and the failure then ends the run.
-                do {
-                    if let following = try batchToOverlap(wire, flush: flush, context: context) {
-                        next = try launch(following, flush: &flush, context: context)
-                    }
-                } catch {
-                    launchFailure = error
+            if let staged {
+                if FlushOverlapRule.mayOverlap(answers, sent: wire.sent.map(\.operation)), !isForcedOffline,
+                   SyncCancellation.check("the flush") == nil {
+                    next = start(staged, flush: &flush)
+                    // Writing the answers below blocks this thread until they are written: the
+                    // request is handed to the transport first, whether or not another thread of
+                    // the pool is free to run it now.
+                    await Task.yield()
+                } else {
+                    do { try withdraw(staged) } catch { stageFailure = stageFailure ?? error }
                 }
             }
             let stop: OfflineStoreError?
@@ -132,7 +142,7 @@ extension SyncEngine {
                 if let next { try? await settle(next, context: context, report: &report) }
                 throw error
             }
-            if let launchFailure { throw launchFailure }
+            if let stageFailure { throw stageFailure }
             guard let following = next else { return stop }
             if let stop {
                 // Not reached: an answer that stops the run forbids the overlap. Kept safe all the same.
@@ -156,35 +166,46 @@ extension SyncEngine {
         _ = try applyAnswers(outcomes, of: wire, context: context, report: &report)
     }
 
-    /// Marks a batch in flight and sends it; nil when every entry gave way to a later delete.
-    private func launch(_ batch: [QueueEntry], flush: inout FlushStateMachine, context: SyncContext) throws -> BatchOnWire? {
+    /// Marks a batch in flight, not sending it yet; nil when every entry gave way to a later delete.
+    private func stage(_ batch: [QueueEntry], context: SyncContext) throws -> StagedBatch? {
         guard let collection = batch.first?.collection else { return nil }
         let described = try? descriptor(of: collection)
         let sent = try write("marking entries in flight") { db in try InFlight.mark(batch, watchesLateDeliveries: watchesLateDeliveries, in: db) }
         // Entries that gave way to a later delete are settled: progress counts them.
         if sent.count < batch.count { reportPushProgress(collection, answered: batch.count - sent.count, context: context) }
         guard !sent.isEmpty else { return nil }
-        flush.didSend(sent.map(\.entry.seq))
-        // Once marked in flight, the batch's answer is awaited even if the task is cancelled
-        // now: it is settled, and the run stops at its next safe point. Only a suspension's
-        // deadline cancels it: then it is an answer that never came.
-        let backend = self.backend, operations = sent.map(\.operation)
-        let answer = Task { try await SyncCancellation.shielded { try await backend.push(operations, collection: collection) } }
-        return BatchOnWire(collection: collection, descriptor: described, sent: sent, answer: answer)
+        return StagedBatch(collection: collection, descriptor: described, sent: sent)
     }
 
-    /// The batch to send while `wire`'s answers are written: the one the loop in
-    /// ``pushQueue(_:flush:report:)`` would send once they are, read with the entries on the
-    /// wire taken out of the queue as their answers will take them, when that is a send that
-    /// needs nothing first and may follow them (``FlushOverlapRule/follows(_:onWire:)``); nil
-    /// otherwise, and the loop decides after the answers are written.
-    private func batchToOverlap(_ wire: BatchOnWire, flush: FlushStateMachine, context: SyncContext) throws -> [QueueEntry]? {
+    /// Sends a staged batch.
+    private func start(_ staged: StagedBatch, flush: inout FlushStateMachine) -> BatchOnWire {
+        flush.didSend(staged.sent.map(\.entry.seq))
+        // Once sent, the batch's answer is awaited even if the task is cancelled now: it is
+        // settled, and the run stops at its next safe point. Only a suspension's deadline
+        // cancels it: then it is an answer that never came.
+        let backend = self.backend, operations = staged.sent.map(\.operation), collection = staged.collection
+        let answer = Task { try await SyncCancellation.shielded { try await backend.push(operations, collection: collection) } }
+        return BatchOnWire(staged, answer: answer)
+    }
+
+    /// Returns a staged batch that is not sent to the queue as it was (``QueueTransition/withdraw``).
+    private func withdraw(_ staged: StagedBatch) throws {
+        try write("withdrawing entries marked in flight") { db in try InFlight.withdraw(staged.sent, in: db) }
+    }
+
+    /// Stages the batch to send after `wire`: the one the loop in
+    /// ``pushQueue(_:flush:report:)`` would send once `wire`'s answers are written, read with
+    /// the entries on the wire taken out of the queue as their answers will take them, when
+    /// that is a send that needs nothing first and may follow them
+    /// (``FlushOverlapRule/follows(_:onWire:)``); nil otherwise, and the loop decides after
+    /// the answers are written.
+    private func stageFollowing(_ wire: BatchOnWire, flush: FlushStateMachine, context: SyncContext) throws -> StagedBatch? {
         guard !isForcedOffline, SyncCancellation.check("the flush") == nil else { return nil }
         let (batch, _) = try plannedBatch(context, flush: flush, without: wire.seqs)
         guard case .send(let entries) = flush.next(for: batch), FlushOverlapRule.follows(entries, onWire: wire.sent.map(\.entry)),
               collectionToRefresh(before: entries, flush: flush) == nil
         else { return nil }
-        return entries
+        return try stage(entries, context: context)
     }
 
     /// The next batch as the flush reads it (``FlushPlan``, skipping held-back entries), with
