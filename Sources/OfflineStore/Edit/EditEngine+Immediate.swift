@@ -90,10 +90,17 @@ struct ObjectSnapshot: Sendable {
                        entries: try QueueTable.entries(db, collection: collection, id: id))
     }
 
+    /// Puts the row and the entries back. An entry that was in flight when the snapshot was
+    /// taken, and still exists, keeps where the flush has taken it since (its state, attempts,
+    /// what it was sent with): the edit never folds into an entry in flight, so there is
+    /// nothing of the edit in it to undo, and the flush may have answered or withdrawn it since.
     func restore(_ db: Database) throws {
+        let current = try QueueTable.entries(db, collection: collection, id: id)
         try ObjectRow(collection: collection, id: id).delete(db)
         try QueueTable.removeAll(db, collection: collection, id: id)
         try row?.save(db)
         try QueueTable.restore(entries, in: db)
+        let wereInFlight = Set(entries.filter { $0.state == .inFlight }.map(\.seq))
+        for entry in current where wereInFlight.contains(entry.seq) { try QueueTable.restoreLifecycle(of: entry, in: db) }
     }
 }

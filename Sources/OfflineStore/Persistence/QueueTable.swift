@@ -159,15 +159,29 @@ enum QueueTable {
         return db.changesCount > 0
     }
 
+    /// What a withdrawn entry carried before it was marked: its sent revision and payload.
+    struct SentBefore {
+        let rev: Int64?
+        let data: String?
+    }
+
     /// Returns an entry marked in flight and never sent to pending as it was before
-    /// ``send(_:sentRev:sentData:in:)``: its attempts, sent revision and sent payload are
-    /// the ones it had. False when it was not in flight after exactly that one mark.
+    /// ``send(_:sentRev:sentData:in:)``: its attempts back to `attempts`, and its sent
+    /// revision and payload to `restoring` (nil keeps the ones it has). False when it was not
+    /// in flight after exactly that one mark; it is then left as it is.
     @discardableResult
-    static func withdraw(_ seq: Int64, attempts: Int, sentRev: Int64?, sentData: String?, in db: Database) throws -> Bool {
-        try db.cachedStatement(sql: """
-            UPDATE queue SET state = \(target(.withdraw)), attempts = ?, sent_rev = ?, sent_data = ?
-            WHERE seq = ? AND attempts = ? AND \(condition(.withdraw))
-            """).execute(arguments: [attempts, sentRev, sentData, seq, attempts + 1])
+    static func withdraw(_ seq: Int64, attempts: Int, restoring before: SentBefore?, in db: Database) throws -> Bool {
+        if let before {
+            try db.cachedStatement(sql: """
+                UPDATE queue SET state = \(target(.withdraw)), attempts = ?, sent_rev = ?, sent_data = ?
+                WHERE seq = ? AND attempts = ? AND \(condition(.withdraw))
+                """).execute(arguments: [attempts, before.rev, before.data, seq, attempts + 1])
+        } else {
+            try db.cachedStatement(sql: """
+                UPDATE queue SET state = \(target(.withdraw)), attempts = ?
+                WHERE seq = ? AND attempts = ? AND \(condition(.withdraw))
+                """).execute(arguments: [attempts, seq, attempts + 1])
+        }
         return db.changesCount > 0
     }
 
@@ -312,6 +326,16 @@ enum QueueTable {
                                  e.attempts, e.lastError, e.status, e.responseBody, e.state.rawValue, e.sentRev, e.sentData,
                                  e.createdAt.timeIntervalSince1970, e.notBefore?.timeIntervalSince1970])
         }
+    }
+
+    /// Sets an entry's lifecycle (state, attempts, last error and rejection, what it was sent
+    /// with, retry time) to `entry`'s, leaving what the edit decided (kind, base version).
+    static func restoreLifecycle(of e: QueueEntry, in db: Database) throws {
+        try db.execute(sql: """
+            UPDATE queue SET attempts = ?, last_error = ?, status = ?, response_body = ?, state = ?, sent_rev = ?,
+            sent_data = ?, not_before = ? WHERE seq = ?
+            """, arguments: [e.attempts, e.lastError, e.status, e.responseBody, e.state.rawValue, e.sentRev, e.sentData,
+                             e.notBefore?.timeIntervalSince1970, e.seq])
     }
 
     // MARK: - Counts and resets

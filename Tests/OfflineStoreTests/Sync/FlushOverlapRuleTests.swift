@@ -40,4 +40,29 @@ import Testing
     func follows(_ name: String, next: [QueueEntry], follows: Bool) {
         #expect(FlushOverlapRule.follows(next, onWire: Self.wire) == follows, "\(name)")
     }
+
+    static func e(_ seq: Int64, _ collection: String, _ kind: QueueEntry.Kind) -> QueueEntry {
+        SyncEnginePureTests.entry(seq, collection, "o\(seq)", kind)
+    }
+
+    /// Collections by what their server does: `server` assigns ids, `refresh` makes the flush
+    /// refresh before resending a create, `client` neither.
+    static func traits(_ collection: String) -> BackendTraits {
+        BackendTraits(assignsIDs: collection == "server", refreshesBeforeResendingCreates: collection == "refresh")
+    }
+
+    @Test(arguments: [
+        ("creates after creates, ids the client's", [e(1, "client", .create)], [e(2, "client", .create)], true),
+        ("updates after creates the server gives ids: that answer forbids the overlap", [e(1, "server", .create)],
+         [e(2, "client", .update)], false),
+        ("updates after updates, ids the server's", [e(1, "server", .update)], [e(2, "server", .update)], true),
+        ("a create of server-assigned ids, a kill would make it a possible resend", [e(1, "client", .update)],
+         [e(2, "server", .update), e(3, "server", .create)], false),
+        ("a create where a resend costs a refresh first", [e(1, "client", .create)], [e(2, "refresh", .create)], false),
+        ("deletes where a resend of a create costs a refresh", [e(1, "client", .create)], [e(2, "refresh", .delete)], true),
+        ("nothing to stage", [e(1, "client", .create)], [], false),
+    ] as [(String, [QueueEntry], [QueueEntry], Bool)])
+    func mayStage(_ name: String, onWire: [QueueEntry], next: [QueueEntry], stages: Bool) {
+        #expect(FlushOverlapRule.mayStage(next, onWire: onWire, traits: Self.traits) == stages, "\(name)")
+    }
 }

@@ -9,7 +9,7 @@ struct BatchOnWire: Sendable {
     /// The request, shielded from the run's cancellation (``SyncCancellation/shielded(_:)``).
     let answer: Task<[PushOutcome], any Error>
 
-    /// Sends a staged batch: `push` runs in its own task, shielded from the run's cancellation.
+    /// A staged batch whose request `answer` runs (``SyncEngine`` starts it).
     init(_ staged: StagedBatch, answer: Task<[PushOutcome], any Error>) {
         collection = staged.collection
         descriptor = staged.descriptor

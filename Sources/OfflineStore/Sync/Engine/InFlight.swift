@@ -56,13 +56,14 @@ extension InFlight {
     /// Returns a batch that ``mark(_:watchesLateDeliveries:in:)`` marked and that was never
     /// sent to the queue as it was before (``QueueTransition/withdraw``). Entries the mark
     /// settled (given way to a later delete) stay settled: that did not depend on sending.
+    /// A first send gets its empty payload and revision back; a resend keeps the payload it
+    /// has now, which is the one it was sent with (or what a model upgrade rewrote it to since).
+    /// An entry no longer in flight from that mark is left as it is: something else owns it now.
     static func withdraw(_ batch: [SentEntry], in db: Database) throws {
         for s in batch {
-            guard try QueueTable.withdraw(s.entry.seq, attempts: s.entry.attempts, sentRev: s.entry.sentRev,
-                                          sentData: s.entry.sentData, in: db)
-            else {
-                throw OfflineStoreError(.corrupted, "queue entry \(s.entry.seq) changed while it was marked in flight")
-            }
+            let firstSend = s.entry.sentData == nil
+            try QueueTable.withdraw(s.entry.seq, attempts: s.entry.attempts,
+                                    restoring: firstSend ? .init(rev: s.entry.sentRev, data: nil) : nil, in: db)
         }
     }
 }

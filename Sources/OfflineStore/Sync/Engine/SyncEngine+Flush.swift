@@ -114,8 +114,7 @@ extension SyncEngine {
             do {
                 outcomes = try await wire.outcomes()
             } catch {
-                if let staged { try withdraw(staged) }
-                return try returnToQueue(wire, after: error)
+                return try returnToQueue(wire, after: error, withdrawing: staged)
             }
             let answers = zip(wire.sent, outcomes).map { PushOutcomeRule.decide($1, sent: $0.operation.data) }
             var next: BatchOnWire?
@@ -202,7 +201,9 @@ extension SyncEngine {
     private func stageFollowing(_ wire: BatchOnWire, flush: FlushStateMachine, context: SyncContext) throws -> StagedBatch? {
         guard !isForcedOffline, SyncCancellation.check("the flush") == nil else { return nil }
         let (batch, _) = try plannedBatch(context, flush: flush, without: wire.seqs)
-        guard case .send(let entries) = flush.next(for: batch), FlushOverlapRule.follows(entries, onWire: wire.sent.map(\.entry)),
+        let onWire = wire.sent.map(\.entry), backend = self.backend
+        guard case .send(let entries) = flush.next(for: batch), FlushOverlapRule.follows(entries, onWire: onWire),
+              FlushOverlapRule.mayStage(entries, onWire: onWire, traits: { backend.traits(of: $0) }),
               collectionToRefresh(before: entries, flush: flush) == nil
         else { return nil }
         return try stage(entries, context: context)
@@ -228,10 +229,12 @@ extension SyncEngine {
     }
 
     /// A batch whose answer never came: its entries wait in the queue again (creates are
-    /// watched for a late delivery), and the error stops the run.
-    private func returnToQueue(_ wire: BatchOnWire, after error: any Error) throws -> OfflineStoreError {
+    /// watched for a late delivery), and the error stops the run. `staged`, the batch marked to
+    /// follow it, is withdrawn in the same transaction.
+    private func returnToQueue(_ wire: BatchOnWire, after error: any Error, withdrawing staged: StagedBatch? = nil) throws -> OfflineStoreError {
         let stop = SyncCancellation.interruptedPush(error) ?? OfflineStoreError.sync(error)
         try write("returning entries to the queue") { db in
+            if let staged { try InFlight.withdraw(staged.sent, in: db) }
             // A wait the server asked for (Retry-After / Backoff) is kept for AutoSync.
             let notBefore = stop.retryAfter.map { configuration.now().addingTimeInterval($0.timeInterval) }
             for s in wire.sent { try QueueTable.release(s.entry.seq, error: stop, notBefore: notBefore, in: db) }

@@ -29,6 +29,23 @@ enum FlushOverlapRule {
         }
     }
 
+    /// Whether `next` may be marked in flight while `onWire` is on the wire, to go out the
+    /// moment its answers allow (``StagedBatch``); `traits` gives each collection's
+    /// ``BackendTraits``. Not when the batch on the wire holds a create that the server gives
+    /// its own id: that answer forbids the overlap, and the staged batch would only be
+    /// withdrawn. Nor when `next` holds a create of a collection where a create that may have
+    /// been sent is costly to resend (the server assigns ids, or the flush refreshes before
+    /// resending creates): a process killed while a batch is staged leaves it as one that may
+    /// have been sent, and a create there is marked only when it goes out.
+    static func mayStage(_ next: [QueueEntry], onWire: [QueueEntry], traits: (String) -> BackendTraits) -> Bool {
+        guard let collection = next.first?.collection else { return false }
+        if let wired = onWire.first?.collection, traits(wired).assignsIDs, onWire.contains(where: { $0.kind == .create }) {
+            return false
+        }
+        let nextTraits = traits(collection)
+        return !((nextTraits.assignsIDs || nextTraits.refreshesBeforeResendingCreates) && next.contains { $0.kind == .create })
+    }
+
     /// Whether `next`, chosen with the entries `onWire` taken out of the queue, may follow them
     /// before their answers are written: none of its entries is of an object on the wire.
     static func follows(_ next: [QueueEntry], onWire: [QueueEntry]) -> Bool {
