@@ -222,6 +222,35 @@ struct FlushOverlapTests {
         }
     }
 
+    /// A create that gives way to a later delete while its batch is staged is counted as
+    /// settled then, before any answer: the total it fixes counts the batches in flight.
+    @Test func pushProgressCountsTheBatchesInFlightWhenAStagedEntryGivesWay() async throws {
+        let server = InMemoryBackend(maxBatchSize: 50)
+        try await withTemporaryStore(configuration: .deferred, backend: server, collections: [CollectionDescriptor("todos")]) { store in
+            try await store.transaction { tx in
+                for n in 0..<60 { try tx.create(["id": .string("t\(n)"), "title": "t"], in: "todos") }
+            }
+            // Sent once, rejected and retried by the app: the delete cannot fold into the create,
+            // and the create, with nothing kept to resend, gives way to it when it is marked.
+            try store.local.write("sending t55 once") { db in
+                let entry = try #require(try QueueTable.entries(db, collection: "todos", id: "t55").first)
+                _ = try InFlight.mark([entry], watchesLateDeliveries: false, in: db)
+                try QueueTable.reject(entry.seq, status: 422, body: nil, message: "rejected", in: db)
+                try QueueTable.retry(entry.seq, in: db)
+            }
+            try await store.collection("todos").destroy("t55")
+            let events = store.syncEvents()
+            try await store.flush()
+            var push: [SyncProgress] = []
+            for await event in events {
+                if case .progress(let p) = event, p.direction == .push { push.append(p) }
+                if case .finished = event { break }
+            }
+            #expect(push.last?.processed == push.last?.total)
+            #expect(push.allSatisfy { $0.processed <= ($0.total ?? 0) }, "\(push.map { ($0.processed, $0.total ?? -1) })")
+        }
+    }
+
     /// Syncs a, lets another client change it, edits it here and queues creates of b, c
     /// and d: the first batch of two meets a conflict on a.
     static func queueAConflictOnA(_ store: ObjectStore, _ server: InMemoryBackend) async throws {

@@ -166,12 +166,17 @@ extension SyncEngine {
     }
 
     /// Marks a batch in flight, not sending it yet; nil when every entry gave way to a later delete.
-    private func stage(_ batch: [QueueEntry], context: SyncContext) throws -> StagedBatch? {
+    /// `onWire`: a batch sent and not answered yet, which a progress total counts.
+    private func stage(_ batch: [QueueEntry], context: SyncContext, onWire: BatchOnWire? = nil) throws -> StagedBatch? {
         guard let collection = batch.first?.collection else { return nil }
         let described = try? descriptor(of: collection)
         let sent = try write("marking entries in flight") { db in try InFlight.mark(batch, watchesLateDeliveries: watchesLateDeliveries, in: db) }
-        // Entries that gave way to a later delete are settled: progress counts them.
-        if sent.count < batch.count { reportPushProgress(collection, answered: batch.count - sent.count, context: context) }
+        // Entries that gave way to a later delete are settled: progress counts them, and its
+        // total the entries now in flight (this batch's, and the one on the wire's).
+        if sent.count < batch.count {
+            let inFlight = sent.count + (onWire?.collection == collection ? onWire?.sent.count ?? 0 : 0)
+            reportPushProgress(collection, answered: batch.count - sent.count, context: context, alsoOnWire: inFlight)
+        }
         guard !sent.isEmpty else { return nil }
         return StagedBatch(collection: collection, descriptor: described, sent: sent)
     }
@@ -206,7 +211,7 @@ extension SyncEngine {
               FlushOverlapRule.mayStage(entries, onWire: onWire, traits: { backend.traits(of: $0) }),
               collectionToRefresh(before: entries, flush: flush) == nil
         else { return nil }
-        return try stage(entries, context: context)
+        return try stage(entries, context: context, onWire: wire)
     }
 
     /// The next batch as the flush reads it (``FlushPlan``, skipping held-back entries), with
