@@ -95,12 +95,12 @@ struct ObjectSnapshot: Sendable {
     /// what it was sent with): the edit never folds into an entry in flight, so there is
     /// nothing of the edit in it to undo, and the flush may have answered or withdrawn it since.
     func restore(_ db: Database) throws {
-        let current = try QueueTable.entries(db, collection: collection, id: id)
+        let wereInFlight = Set(entries.filter { $0.state == .inFlight }.map(\.seq))
+        let current = wereInFlight.isEmpty ? [] : try QueueTable.entries(db, collection: collection, id: id)
         try ObjectRow(collection: collection, id: id).delete(db)
         try QueueTable.removeAll(db, collection: collection, id: id)
         try row?.save(db)
         try QueueTable.restore(entries, in: db)
-        let wereInFlight = Set(entries.filter { $0.state == .inFlight }.map(\.seq))
         for entry in current where wereInFlight.contains(entry.seq) { try QueueTable.restoreLifecycle(of: entry, in: db) }
     }
 }

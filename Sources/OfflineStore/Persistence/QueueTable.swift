@@ -159,29 +159,18 @@ enum QueueTable {
         return db.changesCount > 0
     }
 
-    /// What a withdrawn entry carried before it was marked: its sent revision and payload.
-    struct SentBefore {
-        let rev: Int64?
-        let data: String?
-    }
-
     /// Returns an entry marked in flight and never sent to pending as it was before
-    /// ``send(_:sentRev:sentData:in:)``: its attempts back to `attempts`, and its sent
-    /// revision and payload to `restoring` (nil keeps the ones it has). False when it was not
-    /// in flight after exactly that one mark; it is then left as it is.
+    /// ``send(_:sentRev:sentData:in:)``: its attempts back to `attempts`; a first send
+    /// (`firstSend`: it carried no payload) gets its revision back to `sentRev` and no payload,
+    /// a resend keeps the ones it has. False when it was not in flight after exactly that one
+    /// mark; it is then left as it is.
     @discardableResult
-    static func withdraw(_ seq: Int64, attempts: Int, restoring before: SentBefore?, in db: Database) throws -> Bool {
-        if let before {
-            try db.cachedStatement(sql: """
-                UPDATE queue SET state = \(target(.withdraw)), attempts = ?, sent_rev = ?, sent_data = ?
-                WHERE seq = ? AND attempts = ? AND \(condition(.withdraw))
-                """).execute(arguments: [attempts, before.rev, before.data, seq, attempts + 1])
-        } else {
-            try db.cachedStatement(sql: """
-                UPDATE queue SET state = \(target(.withdraw)), attempts = ?
-                WHERE seq = ? AND attempts = ? AND \(condition(.withdraw))
-                """).execute(arguments: [attempts, seq, attempts + 1])
-        }
+    static func withdraw(_ seq: Int64, attempts: Int, firstSend: Bool, sentRev: Int64?, in db: Database) throws -> Bool {
+        try db.cachedStatement(sql: """
+            UPDATE queue SET state = \(target(.withdraw)), attempts = ?,
+            sent_rev = CASE WHEN ? THEN ? ELSE sent_rev END, sent_data = CASE WHEN ? THEN NULL ELSE sent_data END
+            WHERE seq = ? AND attempts = ? AND \(condition(.withdraw))
+            """).execute(arguments: [attempts, firstSend, sentRev, firstSend, seq, attempts + 1])
         return db.changesCount > 0
     }
 

@@ -65,4 +65,15 @@ import Testing
     func mayStage(_ name: String, onWire: [QueueEntry], next: [QueueEntry], stages: Bool) {
         #expect(FlushOverlapRule.mayStage(next, onWire: onWire, traits: Self.traits) == stages, "\(name)")
     }
+
+    /// The part decided before the queue is read: only the batch on the wire.
+    @Test(arguments: [
+        ("creates the server gives ids", [e(1, "server", .create), e(2, "server", .update)], false),
+        ("updates of server-assigned ids", [e(1, "server", .update)], true),
+        ("creates of the client's ids", [e(1, "client", .create)], true),
+        ("creates where a resend refreshes first (ids the client's)", [e(1, "refresh", .create)], true),
+    ] as [(String, [QueueEntry], Bool)])
+    func mayStageBehind(_ name: String, onWire: [QueueEntry], stages: Bool) {
+        #expect(FlushOverlapRule.mayStage(behind: onWire, traits: Self.traits) == stages, "\(name)")
+    }
 }

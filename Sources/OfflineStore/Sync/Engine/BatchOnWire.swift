@@ -2,20 +2,15 @@
 /// awaiting its answer (``SyncEngine`` sends the next batch while it writes one's answers,
 /// ``FlushOverlapRule``).
 struct BatchOnWire: Sendable {
-    let collection: String
-    /// The collection's registration (its conflict policy and model), if it is registered.
-    let descriptor: CollectionDescriptor?
-    let sent: [SentEntry]
+    /// The batch as it was marked in flight.
+    let marked: StagedBatch
     /// The request, shielded from the run's cancellation (``SyncCancellation/shielded(_:)``).
     let answer: Task<[PushOutcome], any Error>
 
-    /// A staged batch whose request `answer` runs (``SyncEngine`` starts it).
-    init(_ staged: StagedBatch, answer: Task<[PushOutcome], any Error>) {
-        collection = staged.collection
-        descriptor = staged.descriptor
-        sent = staged.sent
-        self.answer = answer
-    }
+    var collection: String { marked.collection }
+    /// The collection's registration (its conflict policy and model), if it is registered.
+    var descriptor: CollectionDescriptor? { marked.descriptor }
+    var sent: [SentEntry] { marked.sent }
 
     /// The queue sequence numbers of the entries on the wire.
     var seqs: Set<Int64> { Set(sent.map(\.entry.seq)) }

@@ -61,9 +61,8 @@ extension InFlight {
     /// An entry no longer in flight from that mark is left as it is: something else owns it now.
     static func withdraw(_ batch: [SentEntry], in db: Database) throws {
         for s in batch {
-            let firstSend = s.entry.sentData == nil
-            try QueueTable.withdraw(s.entry.seq, attempts: s.entry.attempts,
-                                    restoring: firstSend ? .init(rev: s.entry.sentRev, data: nil) : nil, in: db)
+            try QueueTable.withdraw(s.entry.seq, attempts: s.entry.attempts, firstSend: s.entry.sentData == nil,
+                                    sentRev: s.entry.sentRev, in: db)
         }
     }
 }

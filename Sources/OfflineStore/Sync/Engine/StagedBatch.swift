@@ -9,4 +9,7 @@ struct StagedBatch: Sendable {
     let descriptor: CollectionDescriptor?
     /// The entries marked in flight, with what each will send.
     let sent: [SentEntry]
+
+    /// How many of its entries are of `collection` (a progress total counts them as still to answer).
+    func count(in collection: String) -> Int { self.collection == collection ? sent.count : 0 }
 }

@@ -133,7 +133,7 @@ extension SyncEngine {
             let stop: OfflineStoreError?
             do {
                 stop = try applyAnswers(outcomes, of: wire, context: context, report: &report,
-                                        alsoOnWire: next.map { $0.collection == wire.collection ? $0.sent.count : 0 } ?? 0)
+                                        alsoOnWire: next?.marked.count(in: wire.collection) ?? 0)
             } catch {
                 // The next batch does not depend on these answers: its own are applied if they
                 // come and can be written, else its entries stay in flight as a killed process
@@ -174,7 +174,7 @@ extension SyncEngine {
         // Entries that gave way to a later delete are settled: progress counts them, and its
         // total the entries now in flight (this batch's, and the one on the wire's).
         if sent.count < batch.count {
-            let inFlight = sent.count + (onWire?.collection == collection ? onWire?.sent.count ?? 0 : 0)
+            let inFlight = sent.count + (onWire?.marked.count(in: collection) ?? 0)
             reportPushProgress(collection, answered: batch.count - sent.count, context: context, alsoOnWire: inFlight)
         }
         guard !sent.isEmpty else { return nil }
@@ -189,7 +189,7 @@ extension SyncEngine {
         // cancels it: then it is an answer that never came.
         let backend = self.backend, operations = staged.sent.map(\.operation), collection = staged.collection
         let answer = Task { try await SyncCancellation.shielded { try await backend.push(operations, collection: collection) } }
-        return BatchOnWire(staged, answer: answer)
+        return BatchOnWire(marked: staged, answer: answer)
     }
 
     /// Returns a staged batch that is not sent to the queue as it was (``QueueTransition/withdraw``).
@@ -204,11 +204,14 @@ extension SyncEngine {
     /// (``FlushOverlapRule/follows(_:onWire:)``); nil otherwise, and the loop decides after
     /// the answers are written.
     private func stageFollowing(_ wire: BatchOnWire, flush: FlushStateMachine, context: SyncContext) throws -> StagedBatch? {
-        guard !isForcedOffline, SyncCancellation.check("the flush") == nil else { return nil }
-        let (batch, _) = try plannedBatch(context, flush: flush, without: wire.seqs)
         let onWire = wire.sent.map(\.entry), backend = self.backend
+        let traits = { (collection: String) in backend.traits(of: collection) }
+        // Decided before the queue is read: behind such a batch nothing is staged, whatever comes next.
+        guard !isForcedOffline, SyncCancellation.check("the flush") == nil,
+              FlushOverlapRule.mayStage(behind: onWire, traits: traits) else { return nil }
+        let (batch, _) = try plannedBatch(context, flush: flush, without: wire.seqs)
         guard case .send(let entries) = flush.next(for: batch), FlushOverlapRule.follows(entries, onWire: onWire),
-              FlushOverlapRule.mayStage(entries, onWire: onWire, traits: { backend.traits(of: $0) }),
+              FlushOverlapRule.mayStage(entries, onWire: onWire, traits: traits),
               collectionToRefresh(before: entries, flush: flush) == nil
         else { return nil }
         return try stage(entries, context: context, onWire: wire)

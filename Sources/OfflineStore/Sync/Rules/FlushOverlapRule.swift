@@ -38,12 +38,17 @@ enum FlushOverlapRule {
     /// resending creates): a process killed while a batch is staged leaves it as one that may
     /// have been sent, and a create there is marked only when it goes out.
     static func mayStage(_ next: [QueueEntry], onWire: [QueueEntry], traits: (String) -> BackendTraits) -> Bool {
-        guard let collection = next.first?.collection else { return false }
-        if let wired = onWire.first?.collection, traits(wired).assignsIDs, onWire.contains(where: { $0.kind == .create }) {
-            return false
-        }
+        guard let collection = next.first?.collection, mayStage(behind: onWire, traits: traits) else { return false }
         let nextTraits = traits(collection)
         return !((nextTraits.assignsIDs || nextTraits.refreshesBeforeResendingCreates) && next.contains { $0.kind == .create })
+    }
+
+    /// The part of ``mayStage(_:onWire:traits:)`` that depends only on the batch on the wire, so
+    /// the engine need not read the queue for a batch it would not stage: false when it holds a
+    /// create that the server gives its own id.
+    static func mayStage(behind onWire: [QueueEntry], traits: (String) -> BackendTraits) -> Bool {
+        guard let collection = onWire.first?.collection, traits(collection).assignsIDs else { return true }
+        return !onWire.contains { $0.kind == .create }
     }
 
     /// Whether `next`, chosen with the entries `onWire` taken out of the queue, may follow them
