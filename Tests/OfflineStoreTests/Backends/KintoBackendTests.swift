@@ -304,6 +304,21 @@ import Testing
         #expect(try await backend.capabilities() == BackendCapabilities(maxBatchSize: 25))
     }
 
+    /// A read of the collection (or bucket) that succeeds with something other than Kinto's
+    /// JSON, as a proxy's HTML page, is a `badResponse`: read as a collection without
+    /// permissions it made a writable collection read-only (seen through the fault proxy).
+    @Test func aCollectionReadThatIsNotKintoJSONIsABadResponseNotReadOnly() async throws {
+        let html = HTTPResponse(status: 200, headers: ["Content-Type": "text/html; charset=utf-8"],
+                                body: Data("<html><body><h1>Bad Gateway</h1></body></html>".utf8))
+        let exists = ScriptedTransport.json(412, ["code": 412, "errno": 114, "error": "Precondition Failed"])
+        let onCollection = ScriptedTransport([exists, exists, html])
+        await expectError(.badResponse) { _ = try await onCollection.backend().prepareAccess(collection: "c") }
+        let noPermissions = ScriptedTransport.json(200, ["data": ["id": "c", "last_modified": 1]])
+        let onBucket = ScriptedTransport([exists, exists, noPermissions, html])
+        await expectError(.badResponse) { _ = try await onBucket.backend().prepareAccess(collection: "c") }
+        #expect(onBucket.sent.map(\.method) == ["PUT", "PUT", "GET", "GET"])
+    }
+
     @Test func refusedConnectionIsOffline() async throws {
         let url = try #require(URL(string: "http://127.0.0.1:\(KintoServer.closedPort())/v1"))
         let backend = KintoBackend(configuration: .init(serverURL: url, auth: .basic(user: "alice", password: "secret")))

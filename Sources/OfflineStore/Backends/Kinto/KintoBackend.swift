@@ -103,12 +103,11 @@ public final class KintoBackend: Backend, Sendable {
         var readReply: KintoReply?
         var bucketShows: Bool?
         if KintoAccessRule.needsRead(createStatus: reply.status) {
-            let read = try await send("GET", paths.url(paths.collectionPath(collection)),
-                                      what: "reading collection \"\(collection)\"")
+            let read = try await readObject(paths.collectionPath(collection), what: "reading collection \"\(collection)\"")
             readReply = read
             if read.isSuccess, !Self.showsPermissions(read) {
-                bucketShows = Self.showsPermissions(try await send("GET", paths.url(paths.bucketPath),
-                                                                   what: "reading bucket \"\(configuration.bucket)\""))
+                bucketShows = Self.showsPermissions(try await readObject(paths.bucketPath,
+                                                                         what: "reading bucket \"\(configuration.bucket)\""))
             }
         }
         switch KintoAccessRule.access(createStatus: reply.status, readStatus: readReply?.status,
@@ -123,6 +122,15 @@ public final class KintoBackend: Backend, Sendable {
         case .failed:
             throw (readReply ?? reply).error(readReply == nil ? what : "reading collection \"\(collection)\"")
         }
+    }
+
+    /// A `GET` of a bucket or collection. A success whose body is not Kinto's `{"data": {…}}`
+    /// (an HTML page from a proxy, a cut answer) is a `badResponse`: read as an object without
+    /// permissions, it would make a writable collection read-only.
+    private func readObject(_ path: String, what: String) async throws -> KintoReply {
+        let reply = try await send("GET", paths.url(path), what: what)
+        guard !reply.isSuccess || reply.dataObject != nil else { throw reply.badResponse(what) }
+        return reply
     }
 
     /// Whether a successful `GET` of a bucket or collection shows its permissions (Kinto shows
