@@ -49,10 +49,11 @@ extension URLSessionTransport {
         }
     }
 
-    /// The `URLRequest` for a request, as ``send(_:)`` builds it.
+    /// The `URLRequest` for a request, as every call of the transport sends it.
     func urlRequest(for request: HTTPRequest) -> URLRequest {
         var urlRequest = URLRequest(url: request.url)
         urlRequest.cachePolicy = .reloadIgnoringLocalAndRemoteCacheData
+        // Assigned, not passed to the initializer: corelibs Foundation ignores the initializer's value.
         urlRequest.timeoutInterval = Self.seconds(request.timeout)
         urlRequest.httpMethod = request.method
         urlRequest.httpShouldHandleCookies = false

@@ -15,19 +15,25 @@ extension URLSessionTransport {
     /// removes its libcurl handle and delivers a chunk twice once resumed (measured,
     /// Docs/Performance.md), so the queue is bounded there only by the answer's size.
     ///
+    /// A ``RequestWritten/current`` signal is fired when the request's body went out
+    /// (`urlSession(_:task:didSendBodyData:…)`), or once the task started for a request without
+    /// a body, and at the latest when the task ends.
+    ///
     /// - Throws: ``TransportError`` when no answer arrived, `CancellationError` when cancelled.
     public func stream(_ request: HTTPRequest) async throws -> HTTPStreamedResponse {
         let urlRequest = urlRequest(for: request)
         let running = RunningTask()
         let delegate = self.delegate
         let session = self.session
-        let feed = StreamFeed(running: running, delegate: delegate)
+        let written = RequestWritten.current
+        let feed = StreamFeed(running: running, delegate: delegate, written: written)
         let head: Result<HTTPStreamedResponse, any Error> = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 feed.onHead = { continuation.resume(returning: $0) }
                 let task = session.dataTask(with: urlRequest)
                 delegate.register(feed, for: task.taskIdentifier)
                 running.start(task)
+                if request.body?.isEmpty != false { written?.fire() }
             }
         } onCancel: {
             running.cancel()
@@ -45,10 +51,13 @@ final class StreamFeed: @unchecked Sendable {
     let buffer: BodyBuffer
     private let running: RunningTask
     private let delegate: SessionDelegate
+    /// Fired when the request's body went out, or when the task ended (``RequestWritten``).
+    private let written: RequestWritten?
 
-    init(running: RunningTask, delegate: SessionDelegate) {
+    init(running: RunningTask, delegate: SessionDelegate, written: RequestWritten? = nil) {
         self.running = running
         self.delegate = delegate
+        self.written = written
         // Apple's Foundation pauses a suspended task; swift-corelibs-foundation (FoundationNetworking) cannot.
         #if canImport(FoundationNetworking)
         buffer = BodyBuffer(pause: {}, resume: {}, cancel: { running.cancel() })
@@ -63,8 +72,12 @@ final class StreamFeed: @unchecked Sendable {
         buffer.append(data)
     }
 
+    /// Body bytes of the request went out.
+    func sentBody() { written?.fire() }
+
     /// The task ended, with `error` when it broke.
     func completed(task: URLSessionTask, error: (any Error)?) {
+        written?.fire()
         // An HTTP challenge's answer comes as a cancelled task (its head may have gone with
         // body bytes already): the answer, without the rest of its body.
         let answered = onHead != nil ? deliverHead(task.response, error: error) : running.challenged(delegate) != nil

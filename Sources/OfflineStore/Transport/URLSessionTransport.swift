@@ -45,19 +45,19 @@ public struct URLSessionTransport: HTTPTransport {
 
     /// Sends the request and returns the answer, whatever its status.
     ///
+    /// When the flush waits to hear that the request went out (``RequestWritten/current``), a
+    /// request with a body goes through the session's delegate, which hears when its body is
+    /// sent (``stream(_:)``, its body collected): swift-corelibs-foundation reports sent body
+    /// bytes only to a delegate, never for a task made with a completion handler. A request
+    /// without a body reports it once started.
+    ///
     /// - Throws: ``TransportError`` when no answer arrived, `CancellationError` when the task was cancelled.
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        var urlRequest = URLRequest(url: request.url)
-        urlRequest.cachePolicy = .reloadIgnoringLocalAndRemoteCacheData
-        // Assigned, not passed to the initializer: corelibs Foundation ignores the initializer's value.
-        urlRequest.timeoutInterval = Self.seconds(request.timeout)
-        urlRequest.httpMethod = request.method
-        urlRequest.httpShouldHandleCookies = false
-        for (name, value) in request.headers {
-            urlRequest.addValue(value, forHTTPHeaderField: name)
+        let written = RequestWritten.current
+        if written != nil, request.body?.isEmpty == false {
+            return try await stream(request).collected()
         }
-        urlRequest.httpBody = request.body
-
+        let urlRequest = urlRequest(for: request)
         let running = RunningTask()
         let delegate = self.delegate
         let session = self.session
@@ -67,6 +67,7 @@ public struct URLSessionTransport: HTTPTransport {
                     continuation.resume(returning: Self.result(data, response, error, challenged: running.challenged(delegate)))
                 }
                 running.start(task)
+                written?.fire()
             }
         } onCancel: {
             running.cancel()
@@ -170,6 +171,11 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         feeds.withLock { $0[dataTask.taskIdentifier] }?.received(data, task: dataTask)
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didSendBodyData bytesSent: Int64,
+                    totalBytesSent: Int64, totalBytesExpectedToSend: Int64) {
+        feeds.withLock { $0[task.taskIdentifier] }?.sentBody()
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {

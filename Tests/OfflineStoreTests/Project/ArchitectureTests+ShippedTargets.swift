@@ -20,6 +20,7 @@ extension ArchitectureTests {
         ("isSending", "a lifetime the tests wait on instead of sleeping (the background sender's pass ended)"),
         ("hasWaitingReader", "a lifetime the tests wait on instead of sleeping (the body stream's reader waits)"),
         ("untilStopped", "a lifetime the tests wait on instead of sleeping (a live query's observation ended)"),
+        ("untilAwaited", "a lifetime the tests wait on instead of sleeping (the flush waits for a request to go out)"),
     ]
 
     /// A declaration at file or type level that is neither public (an app may call it) nor

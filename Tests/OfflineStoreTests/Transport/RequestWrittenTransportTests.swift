@@ -1,0 +1,51 @@
+import Foundation
+import Testing
+@testable import OfflineStore
+
+/// ``URLSessionTransport`` fires the ``RequestWritten`` signal it is given when the request
+/// went out, before its answer, on a real socket; the answers are the ones it gives without a signal.
+@Suite("Transport reports a request written", .timeLimit(.minutes(3)))
+struct RequestWrittenTransportTests {
+    /// The server answers only after the signal fired: were the body reported with the
+    /// answer instead, the release would never come and the server would answer 504.
+    @Test func aBodyIsReportedWrittenBeforeTheAnswer() async throws {
+        let server = try await HoldingHTTPServer.start()
+        let transport = URLSessionTransport(), written = RequestWritten()
+        let body = Data(#"{"requests":[]}"#.utf8)
+        async let held = RequestWritten.$current.withValue(written) {
+            try await transport.send(HTTPRequest(method: "POST", url: server.url("hold"), body: body))
+        }
+        await written.wait()
+        let release = try await URLSessionTransport().send(HTTPRequest(method: "GET", url: server.url("release")))
+        let answer = try await held
+        await server.stop()
+        #expect(release.status == 200)
+        #expect(answer.status == 200, "504: the request was not reported written before its answer")
+        #expect(answer.body == body)
+    }
+
+    /// An HTTP challenge still comes back as the server's 401 with its challenge header.
+    @Test func aChallengeComesBackAsTheServersAnswer() async throws {
+        let server = try await HoldingHTTPServer.start()
+        let written = RequestWritten()
+        let answer = try await RequestWritten.$current.withValue(written) {
+            try await URLSessionTransport().send(HTTPRequest(method: "POST", url: server.url("challenge"), body: Data("x".utf8)))
+        }
+        await server.stop()
+        #expect(answer.status == 401)
+        #expect(answer.header("WWW-Authenticate") == #"Basic realm="test""#)
+        #expect(written.hasFired)
+    }
+
+    /// A request without a body is reported once it is started.
+    @Test func aRequestWithoutABodyIsReportedOnceStarted() async throws {
+        let server = try await HoldingHTTPServer.start()
+        let written = RequestWritten()
+        let answer = try await RequestWritten.$current.withValue(written) {
+            try await URLSessionTransport().send(HTTPRequest(method: "GET", url: server.url("any")))
+        }
+        await server.stop()
+        #expect(answer.status == 200)
+        #expect(written.hasFired)
+    }
+}
