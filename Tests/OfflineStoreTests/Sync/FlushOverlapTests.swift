@@ -16,12 +16,17 @@ struct FlushOverlapTests {
         let assignsIDs: Bool
         /// Reference fields by collection (``BackendTraits/associations``).
         let associations: [String: [String: String]]
+        /// Whether pushes claim to report their request written (``ReportsRequestWritten``);
+        /// the hook then fires ``RequestWritten/current`` or lets the push's end fire it.
+        let reportsWritten: Bool
         private let state = Locked<(hook: (@Sendable ([PushOperation]) async -> Void)?, renaming: [String: String], pushes: [[String]])>(
             (nil, [:], []))
-        init(base: InMemoryBackend, assignsIDs: Bool = false, associations: [String: [String: String]] = [:]) {
+        init(base: InMemoryBackend, assignsIDs: Bool = false, associations: [String: [String: String]] = [:],
+             reportsWritten: Bool = false) {
             self.base = base
             self.assignsIDs = assignsIDs
             self.associations = associations
+            self.reportsWritten = reportsWritten
         }
         /// Runs `hook` with every push's operations before the server sees them.
         func onPush(_ hook: @escaping @Sendable ([PushOperation]) async -> Void) { state.withLock { $0.hook = hook } }

@@ -6,6 +6,8 @@ struct BatchOnWire: Sendable {
     let marked: StagedBatch
     /// The request, shielded from the run's cancellation (``SyncCancellation/shielded(_:)``).
     let answer: Task<[PushOutcome], any Error>
+    /// Fired when the request went out, for a backend that reports it (``ReportsRequestWritten``).
+    let written: RequestWritten?
 
     var collection: String { marked.collection }
     /// The collection's registration (its conflict policy and model), if it is registered.
@@ -14,6 +16,15 @@ struct BatchOnWire: Sendable {
 
     /// The queue sequence numbers of the entries on the wire.
     var seqs: Set<Int64> { Set(sent.map(\.entry.seq)) }
+
+    /// Returns once the request went out, for a backend that reports it; never later than the
+    /// answer. Otherwise it yields once, so the request's task can start first even when no
+    /// other thread of the pool is free.
+    func wentOut() async {
+        guard let written else { return await Task.yield() }
+        // Fired already (a quick transport): no suspension, so the flush keeps its thread.
+        if !written.hasFired { await written.wait() }
+    }
 
     /// The backend's outcomes, one per sent entry, in the collection's current shape.
     func outcomes() async throws -> [PushOutcome] {

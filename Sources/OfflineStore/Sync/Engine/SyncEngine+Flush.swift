@@ -121,11 +121,12 @@ extension SyncEngine {
             if let staged {
                 if FlushOverlapRule.mayOverlap(answers, sent: wire.sent.map(\.operation)), !isForcedOffline,
                    SyncCancellation.check("the flush") == nil {
-                    next = start(staged, flush: &flush)
-                    // Writing the answers below blocks this thread until they are written: the
-                    // request is handed to the transport first, whether or not another thread of
-                    // the pool is free to run it now.
-                    await Task.yield()
+                    let started = start(staged, flush: &flush)
+                    next = started
+                    // Writing the answers below keeps this thread busy until they are written:
+                    // the request goes out first (``RequestWritten``), or where the backend
+                    // cannot tell, is at least handed to the transport.
+                    await started.wentOut()
                 } else {
                     do { try withdraw(staged) } catch { stageFailure = stageFailure ?? error }
                 }
@@ -188,8 +189,14 @@ extension SyncEngine {
         // settled, and the run stops at its next safe point. Only a suspension's deadline
         // cancels it: then it is an answer that never came.
         let backend = self.backend, operations = staged.sent.map(\.operation), collection = staged.collection
-        let answer = Task { try await SyncCancellation.shielded { try await backend.push(operations, collection: collection) } }
-        return BatchOnWire(marked: staged, answer: answer)
+        let written = (backend as? any ReportsRequestWritten)?.reportsRequestWritten == true ? RequestWritten() : nil
+        let answer = Task {
+            defer { written?.fire() }
+            return try await RequestWritten.$current.withValue(written) {
+                try await SyncCancellation.shielded { try await backend.push(operations, collection: collection) }
+            }
+        }
+        return BatchOnWire(marked: staged, answer: answer, written: written)
     }
 
     /// Returns a staged batch that is not sent to the queue as it was (``QueueTransition/withdraw``).

@@ -1,0 +1,93 @@
+import Foundation
+import OfflineStoreTesting
+import Testing
+@testable import OfflineStore
+
+extension FlushOverlapTests.AnswerHookBackend: ReportsRequestWritten {
+    var reportsRequestWritten: Bool { reportsWritten }
+}
+
+/// The flush writes a batch's answers once the next batch's request went out
+/// (``RequestWritten``), for a backend that reports it, and never waits longer than that
+/// request: the hook of a backend that claims to report stands in for the transport.
+@Suite("Flush waits for the next request to go out", .timeLimit(.minutes(1)))
+struct FlushRequestWrittenTests {
+    typealias Hooked = FlushOverlapTests.AnswerHookBackend
+
+    /// While c and d's push has not said its request went out, the flush holds a and b's
+    /// answers (it waits on the signal, and they are not written); once it says so, they are
+    /// written before its answer.
+    @Test func theAnswersBeforeARequestAreWrittenOnceItWentOut() async throws {
+        let server = InMemoryBackend(maxBatchSize: 2)
+        let backend = Hooked(base: server, reportsWritten: true)
+        try await withTemporaryStore(configuration: .deferred, backend: backend, collections: [CollectionDescriptor("todos")]) { store in
+            try await FlushOverlapTests.todos(["a", "b", "c", "d"], in: store)
+            let seen = Locked<(parked: Bool, beforeWritten: [String: String], afterWritten: [String: String])?>(nil)
+            // Subscribed now, before the flush: the first batch's answers are written when its
+            // progress is reported. One stream for the race below, one for after it.
+            let racing = store.syncEvents(), following = store.syncEvents()
+            backend.onPush { operations in
+                guard operations.map(\.id) == ["c", "d"], let signal = RequestWritten.current else { return }
+                // Whichever comes first: the flush parks on the signal, or it writes a and b's
+                // answers without waiting (then their progress is reported).
+                let (parked, before) = await withTaskGroup(of: Bool.self) { group in
+                    group.addTask { await signal.untilAwaited(); return true }
+                    group.addTask { await Self.firstBatchAnswered(racing); return false }
+                    let parked = await group.next() ?? false
+                    let before = FlushOverlapTests.states(["a", "b"], in: store)
+                    signal.fire()
+                    group.cancelAll()
+                    return (parked, before)
+                }
+                await Self.firstBatchAnswered(following)
+                seen.withLock { $0 = (parked, before, FlushOverlapTests.states(["a", "b"], in: store)) }
+            }
+            let report = try await store.flush()
+            #expect(report.pushed == 4 && report.failed == 0)
+            let created = SyncState.created.rawValue, synced = SyncState.synced.rawValue
+            let observed = try #require(seen.withLock { $0 })
+            #expect(observed.parked, "the flush waited for c and d's request before writing a and b's answers")
+            #expect(observed.beforeWritten == ["a": created, "b": created], "a and b's answers waited for c and d's request")
+            #expect(observed.afterWritten == ["a": synced, "b": synced], "a and b's answers were written before c and d's answer")
+        }
+    }
+
+    /// Returns once the first batch of two is answered (its push progress), or the task is cancelled.
+    static func firstBatchAnswered(_ events: AsyncStream<SyncEvent>) async {
+        for await event in events {
+            if case .progress(let p) = event, p.direction == .push, p.processed >= 2 { return }
+        }
+    }
+
+    /// A push that claims to report but never does holds the answers before it back only
+    /// until its own answer: the flush ends with every entry answered.
+    @Test func aRequestThatNeverReportsHoldsTheAnswersOnlyUntilItsOwnAnswer() async throws {
+        let server = InMemoryBackend(maxBatchSize: 2)
+        let backend = Hooked(base: server, reportsWritten: true)
+        try await withTemporaryStore(configuration: .deferred, backend: backend, collections: [CollectionDescriptor("todos")]) { store in
+            try await FlushOverlapTests.todos(["a", "b", "c", "d", "e", "f"], in: store)
+            let report = try await store.flush()
+            #expect(report.pushed == 6 && report.failed == 0)
+            #expect(backend.pushes == [["a", "b"], ["c", "d"], ["e", "f"]])
+            #expect(try store.queueEntries(id: nil).isEmpty)
+            #expect(server.allRecords(collection: "todos").count == 6)
+        }
+    }
+
+    /// A backend that cannot report is given no signal; the batches still overlap.
+    @Test func aBackendThatCannotReportIsGivenNoSignal() async throws {
+        let server = InMemoryBackend(maxBatchSize: 2)
+        let backend = Hooked(base: server)
+        try await withTemporaryStore(configuration: .deferred, backend: backend, collections: [CollectionDescriptor("todos")]) { store in
+            try await FlushOverlapTests.todos(["a", "b", "c", "d"], in: store)
+            let signals = Locked<[Bool]>([])
+            backend.onPush { _ in
+                let given = RequestWritten.current != nil
+                signals.withLock { $0.append(given) }
+            }
+            let report = try await store.flush()
+            #expect(report.pushed == 4)
+            #expect(signals.withLock { $0 } == [false, false])
+        }
+    }
+}
