@@ -1,3 +1,7 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 @testable import OfflineStore
 import Testing
 
@@ -59,6 +63,22 @@ extension RequestWrittenTests {
         let written = RequestWritten()
         written.fire()
         await written.untilAwaited()
+        #expect(written.hasFired)
+    }
+}
+
+extension RequestWrittenTests {
+    /// The session's delegate fires a task's signal when the task reports sent body bytes,
+    /// not before: driven directly, on a task that is never started.
+    @Test func theSessionDelegateFiresTheSignalOnSentBodyBytes() {
+        let delegate = SessionDelegate()
+        let session = URLSession(configuration: .ephemeral, delegate: delegate, delegateQueue: nil)
+        defer { session.invalidateAndCancel() }
+        let task = session.dataTask(with: URL(string: "http://127.0.0.1:9/")!)
+        let written = RequestWritten()
+        delegate.register(StreamFeed(running: RunningTask(), delegate: delegate, written: written), for: task.taskIdentifier)
+        #expect(!written.hasFired)
+        delegate.urlSession(session, task: task, didSendBodyData: 10, totalBytesSent: 10, totalBytesExpectedToSend: 20)
         #expect(written.hasFired)
     }
 }

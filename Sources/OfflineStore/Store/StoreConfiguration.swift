@@ -68,6 +68,12 @@ extension ObjectStore {
         /// most 1,000 creates are watched at once. `.zero` turns the recognition off.
         /// Default: 7 days.
         public var lateDeliveryWindow: Duration = .seconds(7 * 24 * 3600)
+        /// How long a flush waits for the next batch's request to go out before it writes the
+        /// answers of the batch before it (``RequestWritten``): a request that cannot go out
+        /// sooner (a connection being made, a stalled network) does not keep answers that
+        /// arrived unwritten for longer. Well above the usual hand-over to the transport's
+        /// thread, well below a request's time at the server. Tests change it.
+        package var requestWrittenPatience: Duration = .milliseconds(20)
         /// Test hooks for fault injection; not for production use.
         package var faults = FaultInjection()
 

@@ -17,7 +17,8 @@ import FoundationNetworking
 /// - Apple's Foundation finds no credential (the session has no credential storage) and
 ///   completes the task with the 401 and its body;
 /// - swift-corelibs-foundation (Linux) hangs on it, so the challenge is cancelled and the
-///   answer that raised it is kept (without its body, which corelibs does not deliver).
+///   answer that raised it is kept (without its body where the task has a completion
+///   handler, to which corelibs does not deliver it; the session's delegate receives it).
 ///   corelibs never raises server-trust challenges: libcurl verifies certificates itself.
 struct ChallengeRule: Sendable, Hashable {
     /// The decision.

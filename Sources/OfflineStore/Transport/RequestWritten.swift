@@ -1,4 +1,5 @@
-/// A one-shot signal that a request went out: the transport handed its body to the connection.
+/// A one-shot signal that a request went out: the first bytes of its body were handed to the
+/// connection (on Linux, when libcurl reads them to send; on Apple platforms, once sent).
 ///
 /// The flush starts the next batch's request before it writes the previous batch's answers
 /// (``FlushOverlapRule``). That write keeps a core busy, and where cores are few it holds back

@@ -11,7 +11,9 @@ import FoundationNetworking
 /// server trust (and every challenge the store does not answer itself) gets the system's
 /// default handling, so TLS is verified as the platform verifies it; an HTTP
 /// authentication challenge (401 with `WWW-Authenticate`) is returned as the answer, on
-/// Linux without its body (corelibs Foundation does not deliver it). A plain-HTTP request
+/// Linux without its body (corelibs Foundation does not deliver it to a task with a completion
+/// handler; a streamed answer, or a request sent while the flush waits for it to go out, keeps
+/// it). A plain-HTTP request
 /// that App Transport Security blocks is a ``TransportError/Kind/blockedByAppTransportSecurity``.
 public struct URLSessionTransport: HTTPTransport {
     /// Header names read explicitly from every answer (backends look these up).

@@ -14,13 +14,21 @@ extension FlushOverlapTests.AnswerHookBackend: ReportsRequestWritten {
 struct FlushRequestWrittenTests {
     typealias Hooked = FlushOverlapTests.AnswerHookBackend
 
+    /// Deferred writes, and a flush that waits for a request to go out as long as it takes.
+    static func patient(_ patience: Duration = .seconds(3600)) -> ObjectStore.Configuration {
+        .with {
+            $0.writeMode = .deferred
+            $0.requestWrittenPatience = patience
+        }
+    }
+
     /// While c and d's push has not said its request went out, the flush holds a and b's
     /// answers (it waits on the signal, and they are not written); once it says so, they are
     /// written before its answer.
     @Test func theAnswersBeforeARequestAreWrittenOnceItWentOut() async throws {
         let server = InMemoryBackend(maxBatchSize: 2)
         let backend = Hooked(base: server, reportsWritten: true)
-        try await withTemporaryStore(configuration: .deferred, backend: backend, collections: [CollectionDescriptor("todos")]) { store in
+        try await withTemporaryStore(configuration: Self.patient(), backend: backend, collections: [CollectionDescriptor("todos")]) { store in
             try await FlushOverlapTests.todos(["a", "b", "c", "d"], in: store)
             let seen = Locked<(parked: Bool, beforeWritten: [String: String], afterWritten: [String: String])?>(nil)
             // Subscribed now, before the flush: the first batch's answers are written when its
@@ -64,13 +72,35 @@ struct FlushRequestWrittenTests {
     @Test func aRequestThatNeverReportsHoldsTheAnswersOnlyUntilItsOwnAnswer() async throws {
         let server = InMemoryBackend(maxBatchSize: 2)
         let backend = Hooked(base: server, reportsWritten: true)
-        try await withTemporaryStore(configuration: .deferred, backend: backend, collections: [CollectionDescriptor("todos")]) { store in
+        try await withTemporaryStore(configuration: Self.patient(), backend: backend, collections: [CollectionDescriptor("todos")]) { store in
             try await FlushOverlapTests.todos(["a", "b", "c", "d", "e", "f"], in: store)
             let report = try await store.flush()
             #expect(report.pushed == 6 && report.failed == 0)
             #expect(backend.pushes == [["a", "b"], ["c", "d"], ["e", "f"]])
             #expect(try store.queueEntries(id: nil).isEmpty)
             #expect(server.allRecords(collection: "todos").count == 6)
+        }
+    }
+
+    /// A request that does not go out within the flush's patience (a connection being made,
+    /// a stalled network) does not keep the answers before it unwritten: a and b's answers are
+    /// written while c and d's push is still waiting to go out.
+    @Test func aRequestThatDoesNotGoOutHoldsTheAnswersOnlyForThePatience() async throws {
+        let server = InMemoryBackend(maxBatchSize: 2)
+        let backend = Hooked(base: server, reportsWritten: true)
+        try await withTemporaryStore(configuration: Self.patient(.milliseconds(1)), backend: backend,
+                                     collections: [CollectionDescriptor("todos")]) { store in
+            try await FlushOverlapTests.todos(["a", "b", "c", "d"], in: store)
+            let events = store.syncEvents()
+            let seen = Locked<[String: String]>([:])
+            backend.onPush { operations in
+                guard operations.map(\.id) == ["c", "d"] else { return }
+                await Self.firstBatchAnswered(events)
+                seen.withLock { $0 = FlushOverlapTests.states(["a", "b"], in: store) }
+            }
+            let report = try await store.flush()
+            #expect(report.pushed == 4 && report.failed == 0)
+            #expect(seen.withLock { $0 } == ["a": SyncState.synced.rawValue, "b": SyncState.synced.rawValue])
         }
     }
 

@@ -1,9 +1,9 @@
 import Foundation
 
-/// An HTTP server on 127.0.0.1, run by python3, that holds the answer to `POST /hold` until
-/// `GET /release` arrives (on another connection), so a test can act while a request is on
-/// the wire and unanswered. `POST /hold` echoes its body with 200, or answers 504 when no
-/// release came within a minute; `POST /challenge` answers 401 with a Basic challenge.
+/// An HTTP server on 127.0.0.1, run by python3, that holds the answer to `/hold` (POST or
+/// GET) until `GET /release` arrives (on another connection), so a test can act while a
+/// request is on the wire and unanswered. `/hold` echoes its body with 200, or answers 504
+/// when no release came within a minute; `POST /challenge` answers 401 with a Basic challenge.
 final class HoldingHTTPServer: Sendable {
     /// `http://127.0.0.1:<port>/`.
     let url: URL
@@ -30,6 +30,9 @@ final class HoldingHTTPServer: Sendable {
                 else:
                     self.answer(404)
             def do_GET(self):
+                if self.path == "/hold":
+                    self.answer(200 if released.wait(60) else 504, b"held")
+                    return
                 if self.path == "/release": released.set()
                 self.answer(200, b"ok")
         server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)

@@ -17,13 +17,20 @@ struct BatchOnWire: Sendable {
     /// The queue sequence numbers of the entries on the wire.
     var seqs: Set<Int64> { Set(sent.map(\.entry.seq)) }
 
-    /// Returns once the request went out, for a backend that reports it; never later than the
-    /// answer. Otherwise it yields once, so the request's task can start first even when no
-    /// other thread of the pool is free.
-    func wentOut() async {
+    /// Returns once the request went out, for a backend that reports it, or after `patience`,
+    /// whichever comes first; never later than the answer. Otherwise it yields once, so the
+    /// request's task can start first even when no other thread of the pool is free.
+    func wentOut(patience: Duration) async {
         guard let written else { return await Task.yield() }
         // Fired already (a quick transport): no suspension, so the flush keeps its thread.
-        if !written.hasFired { await written.wait() }
+        if written.hasFired { return }
+        let timer = Task {
+            // Cancelled once the request went out; a late fire is then a no-op.
+            try? await ContinuousClock().sleep(for: patience, tolerance: nil)
+            written.fire()
+        }
+        await written.wait()
+        timer.cancel()
     }
 
     /// The backend's outcomes, one per sent entry, in the collection's current shape.

@@ -126,7 +126,7 @@ extension SyncEngine {
                     // Writing the answers below keeps this thread busy until they are written:
                     // the request goes out first (``RequestWritten``), or where the backend
                     // cannot tell, is at least handed to the transport.
-                    await started.wentOut()
+                    await started.wentOut(patience: configuration.requestWrittenPatience)
                 } else {
                     do { try withdraw(staged) } catch { stageFailure = stageFailure ?? error }
                 }
