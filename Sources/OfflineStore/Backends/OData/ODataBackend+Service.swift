@@ -91,7 +91,7 @@ extension ODataBackend {
     /// - Throws: as ``entity(in:mapping:what:)``.
     func entity(_ members: [String: JSONValue], of reply: ODataReply, mapping: ODataRecordMapping,
                 what: String) throws -> (record: JSONValue, version: String) {
-        let (_, object) = try mapping.object(members.filter { !$0.key.contains("@") && !$0.key.hasPrefix("#") }, what: what)
+        let (_, object) = try mapping.object(ODataPage.properties(members), what: what)
         let annotation = (members["@odata.etag"] ?? members["@etag"])?.stringValue
         guard let etag = try ODataETag.of(header: reply.header("ETag"), annotation: annotation) else {
             throw OfflineStoreError(.badResponse, "\(what): the service sent no ETag for the entity (no ETag header, no "

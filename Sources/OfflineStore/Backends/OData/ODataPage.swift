@@ -129,8 +129,10 @@ struct ODataPage: Sendable, Equatable {
 
     /// The members that are data: no control information (`@…`), no annotation of a
     /// property (`Name@…`), no advertised operation (`#…`).
-    private static func properties(_ entry: [String: JSONValue]) -> [String: JSONValue] {
-        entry.filter { key, _ in !key.contains("@") && !key.hasPrefix("#") }
+    static func properties(_ entry: [String: JSONValue]) -> [String: JSONValue] {
+        // Bytes, not `key.contains("@")`: with Foundation imported that is Foundation's
+        // locale-aware search, run for every member of every entity of a page.
+        entry.filter { key, _ in !key.utf8.contains(UInt8(ascii: "@")) && key.utf8.first != UInt8(ascii: "#") }
     }
 
     // MARK: - Control information
