@@ -8,7 +8,9 @@
 /// a task-local (``current``), so no backend or transport signature carries it:
 /// ``URLSessionTransport`` fires it from `urlSession(_:task:didSendBodyData:…)` for a request
 /// with a body and as soon as it starts one without. The engine fires it itself when the
-/// request ends, so a wait never outlasts the request, whatever the transport does.
+/// request ends, and when it has waited long enough
+/// (`ObjectStore.Configuration.requestWrittenPatience`), so a wait is short whatever the
+/// transport does: once fired, the signal means "stop waiting", not always "went out".
 final class RequestWritten: Sendable {
     /// The signal of the request the current task is about to send, if someone waits for it.
     @TaskLocal static var current: RequestWritten?

@@ -12,8 +12,8 @@ import FoundationNetworking
 /// default handling, so TLS is verified as the platform verifies it; an HTTP
 /// authentication challenge (401 with `WWW-Authenticate`) is returned as the answer, on
 /// Linux without its body (corelibs Foundation does not deliver it to a task with a completion
-/// handler; a streamed answer, or a request sent while the flush waits for it to go out, keeps
-/// it). A plain-HTTP request
+/// handler; a streamed answer keeps it, and so does a push with a body from a backend that
+/// reports its requests written, ``RequestWritten``). A plain-HTTP request
 /// that App Transport Security blocks is a ``TransportError/Kind/blockedByAppTransportSecurity``.
 public struct URLSessionTransport: HTTPTransport {
     /// Header names read explicitly from every answer (backends look these up).

@@ -95,8 +95,17 @@ struct FlushRequestWrittenTests {
             let seen = Locked<[String: String]>([:])
             backend.onPush { operations in
                 guard operations.map(\.id) == ["c", "d"] else { return }
-                await Self.firstBatchAnswered(events)
-                seen.withLock { $0 = FlushOverlapTests.states(["a", "b"], in: store) }
+                // Bounded, so that a flush that waits for ever fails this test instead of
+                // hanging the run: the answers are written within 1 ms, the bound is 30 s.
+                let answered = await withTaskGroup(of: Bool.self) { group in
+                    group.addTask { await Self.firstBatchAnswered(events); return true }
+                    group.addTask { try? await ContinuousClock().sleep(for: .seconds(30)); return false }
+                    let first = await group.next() ?? false
+                    group.cancelAll()
+                    return first
+                }
+                if !answered { RequestWritten.current?.fire() }
+                seen.withLock { $0 = answered ? FlushOverlapTests.states(["a", "b"], in: store) : [:] }
             }
             let report = try await store.flush()
             #expect(report.pushed == 4 && report.failed == 0)

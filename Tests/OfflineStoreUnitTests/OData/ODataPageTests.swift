@@ -24,6 +24,16 @@ struct ODataPageTests {
         #expect(page.count == nil)
     }
 
+    /// A member is data unless its name holds "@" or starts with "#", whatever follows them
+    /// (a combining mark too); other names, empty or not ASCII, are kept.
+    @Test func membersAreDataUnlessTheirNameHoldsAnAtOrStartsWithAHash() throws {
+        let page = try Self.read(#"""
+            {"value":[{"@odata.etag":"W/\"1\"","ID":1,"Größe":2,"":3,"C#":4,"Title@odata.type":"#String",
+                       "#Fixture.Close":{},"a@\u0301b":5,"#\u20e3x":6}]}
+            """#)
+        #expect(page.entities.first?.properties.keys.sorted() == ["", "C#", "Größe", "ID"])
+    }
+
     @Test func aPlainModePageHasNoDeltaLink() throws {
         let page = try Self.read(ODataSamples.plainModePage)
         #expect(page.entities.map(\.etag) == ["W/\"1795834619879\"", "W/\"1795834619990\"", "W/\"1795834620066\""])

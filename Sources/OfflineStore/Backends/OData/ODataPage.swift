@@ -130,8 +130,10 @@ struct ODataPage: Sendable, Equatable {
     /// The members that are data: no control information (`@…`), no annotation of a
     /// property (`Name@…`), no advertised operation (`#…`).
     static func properties(_ entry: [String: JSONValue]) -> [String: JSONValue] {
-        // Bytes, not `key.contains("@")`: with Foundation imported that is Foundation's
-        // locale-aware search, run for every member of every entity of a page.
+        // Bytes, not `key.contains("@")`: with Foundation imported that bridges the name to an
+        // NSString for a non-literal search, for every member of every entity of a page. Unlike
+        // that search, an "@" or a leading "#" followed by a combining mark counts too: neither
+        // can be part of an OData property name.
         entry.filter { key, _ in !key.utf8.contains(UInt8(ascii: "@")) && key.utf8.first != UInt8(ascii: "#") }
     }
 

@@ -6,7 +6,8 @@ struct BatchOnWire: Sendable {
     let marked: StagedBatch
     /// The request, shielded from the run's cancellation (``SyncCancellation/shielded(_:)``).
     let answer: Task<[PushOutcome], any Error>
-    /// Fired when the request went out, for a backend that reports it (``ReportsRequestWritten``).
+    /// Fired when the request went out, for a backend that reports it (``ReportsRequestWritten``),
+    /// or when the flush stopped waiting for that (``wentOut(patience:)``, the push's end).
     let written: RequestWritten?
 
     var collection: String { marked.collection }
@@ -24,9 +25,12 @@ struct BatchOnWire: Sendable {
         guard let written else { return await Task.yield() }
         // Fired already (a quick transport): no suspension, so the flush keeps its thread.
         if written.hasFired { return }
+        // The deadline counts from now, not from when the timer's task first runs.
+        let deadline = ContinuousClock.now.advanced(by: patience)
         let timer = Task {
-            // Cancelled once the request went out; a late fire is then a no-op.
-            try? await ContinuousClock().sleep(for: patience, tolerance: nil)
+            // Cancelled once the request went out; a late fire is then a no-op. Fired on
+            // time, the signal means "stop waiting", which is all anyone waits on it for.
+            try? await ContinuousClock().sleep(until: deadline, tolerance: nil)
             written.fire()
         }
         await written.wait()
