@@ -40,9 +40,18 @@ final class HoldingHTTPServer: Sendable {
         server.serve_forever()
         """
 
-    /// Starts the server, off the concurrency pool.
-    static func start() async throws -> HoldingHTTPServer {
-        try await offPool { try HoldingHTTPServer() }
+    /// Runs `body` with a server started for it, and stops the server afterwards, also when
+    /// `body` throws (a server left running would outlive the test process).
+    static func with<T: Sendable>(_ body: (HoldingHTTPServer) async throws -> T) async throws -> T {
+        let server = try await offPool { try HoldingHTTPServer() }
+        do {
+            let result = try await body(server)
+            await server.stop()
+            return result
+        } catch {
+            await server.stop()
+            throw error
+        }
     }
 
     private init() throws {

@@ -9,16 +9,16 @@ struct RequestWrittenTransportTests {
     /// The server answers only after the signal fired: were the body reported with the
     /// answer instead, the release would never come and the server would answer 504.
     @Test func aBodyIsReportedWrittenBeforeTheAnswer() async throws {
-        let server = try await HoldingHTTPServer.start()
-        let transport = URLSessionTransport(), written = RequestWritten()
         let body = Data(#"{"requests":[]}"#.utf8)
-        async let held = RequestWritten.$current.withValue(written) {
-            try await transport.send(HTTPRequest(method: "POST", url: server.url("hold"), body: body))
+        let (release, answer) = try await HoldingHTTPServer.with { server in
+            let transport = URLSessionTransport(), written = RequestWritten()
+            async let held = RequestWritten.$current.withValue(written) {
+                try await transport.send(HTTPRequest(method: "POST", url: server.url("hold"), body: body))
+            }
+            await written.wait()
+            let release = try await URLSessionTransport().send(HTTPRequest(method: "GET", url: server.url("release")))
+            return (release, try await held)
         }
-        await written.wait()
-        let release = try await URLSessionTransport().send(HTTPRequest(method: "GET", url: server.url("release")))
-        let answer = try await held
-        await server.stop()
         #expect(release.status == 200)
         #expect(answer.status == 200, "504: the request was not reported written before its answer")
         #expect(answer.body == body)
@@ -27,11 +27,11 @@ struct RequestWrittenTransportTests {
     /// An HTTP challenge still comes back as the server's 401 with its challenge header, and
     /// its body (the session's delegate hears it; without a signal, corelibs Foundation drops it).
     @Test func aChallengeComesBackAsTheServersAnswer() async throws {
-        let server = try await HoldingHTTPServer.start()
-        let answer = try await RequestWritten.$current.withValue(RequestWritten()) {
-            try await URLSessionTransport().send(HTTPRequest(method: "POST", url: server.url("challenge"), body: Data("x".utf8)))
+        let answer = try await HoldingHTTPServer.with { server in
+            try await RequestWritten.$current.withValue(RequestWritten()) {
+                try await URLSessionTransport().send(HTTPRequest(method: "POST", url: server.url("challenge"), body: Data("x".utf8)))
+            }
         }
-        await server.stop()
         #expect(answer.status == 401)
         #expect(answer.header("WWW-Authenticate") == #"Basic realm="test""#)
         #expect(String(decoding: answer.body, as: UTF8.self) == "who are you")
@@ -40,15 +40,15 @@ struct RequestWrittenTransportTests {
     /// A request without a body is reported once started: the server holds its answer until
     /// the signal fired (504 otherwise).
     @Test func aRequestWithoutABodyIsReportedOnceStarted() async throws {
-        let server = try await HoldingHTTPServer.start()
-        let transport = URLSessionTransport(), written = RequestWritten()
-        async let held = RequestWritten.$current.withValue(written) {
-            try await transport.send(HTTPRequest(method: "GET", url: server.url("hold")))
+        let answer = try await HoldingHTTPServer.with { server in
+            let transport = URLSessionTransport(), written = RequestWritten()
+            async let held = RequestWritten.$current.withValue(written) {
+                try await transport.send(HTTPRequest(method: "GET", url: server.url("hold")))
+            }
+            await written.wait()
+            _ = try await URLSessionTransport().send(HTTPRequest(method: "GET", url: server.url("release")))
+            return try await held
         }
-        await written.wait()
-        _ = try await URLSessionTransport().send(HTTPRequest(method: "GET", url: server.url("release")))
-        let answer = try await held
-        await server.stop()
         #expect(answer.status == 200, "504: the request was not reported before its answer")
     }
 }
