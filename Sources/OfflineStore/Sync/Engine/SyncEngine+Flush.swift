@@ -124,8 +124,8 @@ extension SyncEngine {
                     let started = start(staged, flush: &flush)
                     next = started
                     // Writing the answers below keeps this thread busy until they are written:
-                    // the request goes out first (``RequestWritten``), or where the backend
-                    // cannot tell, is at least handed to the transport.
+                    // the request goes out first (``RequestWritten``), or, where the backend
+                    // cannot tell, its task gets a turn of the pool first.
                     await started.wentOut(patience: configuration.requestWrittenPatience)
                 } else {
                     do { try withdraw(staged) } catch { stageFailure = stageFailure ?? error }
