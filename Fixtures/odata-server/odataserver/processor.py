@@ -237,51 +237,82 @@ class FixtureProcessor(InMemoryProcessor, CustomETagSupport):
 
     # --- key-range reads: what a key index gives a database-backed service ---
     def _filter_sort(self, entities, uri_info, *, sort=True, entity_type=None, ctx=None):
-        # A read ordered by key, filtered to the keys after one (`$filter=[... and ]Key gt v
-        # &$orderby=Key`, how a client pages by key), is answered from plain mode's key order
-        # by a binary search, as an indexed `WHERE Key > v ORDER BY Key` would be: odatapy
-        # otherwise evaluates the filter on every entity and sorts the set for each page,
-        # which makes paging a large set by key quadratic. Same answer either way.
+        # A read ordered by key and filtered to a range of keys (`$filter=[... and ]Key gt a
+        # [and Key le b]&$orderby=Key`, how a client pages by key, one range or several at
+        # once), or ordered by key descending (`$orderby=Key desc&$top=1`, the largest key), is
+        # answered from plain mode's key order by a binary search, as an indexed
+        # `WHERE Key > a AND Key <= b ORDER BY Key [DESC]` would be: odatapy otherwise evaluates
+        # the filter on every entity and sorts the set for each page, which makes paging a
+        # large set by key quadratic. Same answer either way.
         window = self._key_range(entities, uri_info, entity_type) if sort else None
         if window is None:
             return super()._filter_sort(entities, uri_info, sort=sort, entity_type=entity_type, ctx=ctx)
-        rest, after = window
+        rest, within = window
         if rest is None:
-            return after
-        return [e for e in after if _eval_filter(e, rest, uri_info.aliases, ctx)]
+            return within
+        return [e for e in within if _eval_filter(e, rest, uri_info.aliases, ctx)]
 
     def _key_range(self, entities, uri_info, entity_type):
-        """(the rest of the filter or None, the entities in key order after the key), or None."""
+        """(the rest of the filter or None, the entities in key order within the filter's key
+        bounds), or None when the read is not one a key index answers."""
         set_name = _set_of(entity_type)
         if not self.store.key_ordered or set_name is None or uri_info.search is not None:
             return None
         key = ENTITY_SETS[set_name][1]
         order = uri_info.orderby
-        if order is None or len(order.items) != 1 or order.items[0].descending or not _is_member(order.items[0].expression, key):
+        if order is None or len(order.items) != 1 or not _is_member(order.items[0].expression, key):
             return None
+        descending = order.items[0].descending
         values = self.store.order.get(set_name, [])
         if len(values) != len(entities):
             return None
         expression = uri_info.filter.expression if uri_info.filter is not None else None
         if expression is None:
-            return None, entities
-        rest = None
-        if isinstance(expression, Binary) and expression.operator is BinaryOperatorKind.AND and _is_key_after(expression.right, key):
-            rest, expression = expression.left, expression.right
-        if not _is_key_after(expression, key):
+            return None, entities[::-1] if descending else entities
+        bounds, rest = [], []
+        for term in _conjuncts(expression):
+            (bounds if _key_bound(term, key) is not None else rest).append(term)
+        if not bounds and not descending:
             return None
-        return rest, entities[bisect.bisect_right(values, sort_value(expression.right.value)):]
+        start, end = 0, len(values)
+        for term in bounds:
+            operator, value = _key_bound(term, key)
+            value = sort_value(value)
+            if operator is BinaryOperatorKind.GT:
+                start = max(start, bisect.bisect_right(values, value))
+            elif operator is BinaryOperatorKind.GE:
+                start = max(start, bisect.bisect_left(values, value))
+            elif operator is BinaryOperatorKind.LT:
+                end = min(end, bisect.bisect_left(values, value))
+            else:
+                end = min(end, bisect.bisect_right(values, value))
+        remaining = None
+        for term in rest:
+            remaining = term if remaining is None else Binary(BinaryOperatorKind.AND, remaining, term)
+        within = entities[start:max(start, end)]
+        return remaining, within[::-1] if descending else within
+
+
+def _conjuncts(expression) -> list:
+    """The terms of `a and b and ...`, however parenthesised."""
+    if isinstance(expression, Binary) and expression.operator is BinaryOperatorKind.AND:
+        return _conjuncts(expression.left) + _conjuncts(expression.right)
+    return [expression]
+
+
+_KEY_BOUNDS = (BinaryOperatorKind.GT, BinaryOperatorKind.GE, BinaryOperatorKind.LT, BinaryOperatorKind.LE)
+
+
+def _key_bound(expression, key: str):
+    """(operator, value) of `Key gt|ge|lt|le <literal>`, or None."""
+    if (isinstance(expression, Binary) and expression.operator in _KEY_BOUNDS and _is_member(expression.left, key)
+            and getattr(expression.right, "value", None) is not None and not isinstance(expression.right, Member)):
+        return expression.operator, expression.right.value
+    return None
 
 
 def _is_member(expression, name: str) -> bool:
     return isinstance(expression, Member) and list(expression.path) == [name]
-
-
-def _is_key_after(expression, key: str) -> bool:
-    """`Key gt <literal>`."""
-    return (isinstance(expression, Binary) and expression.operator is BinaryOperatorKind.GT
-            and _is_member(expression.left, key) and getattr(expression.right, "value", None) is not None
-            and not isinstance(expression.right, Member))
 
 
 def _complete(entity_type, entity: Entity) -> None:

@@ -104,6 +104,43 @@ class PlainFacts(ServerCase):
         answer = self.server.request("GET", "Tasks?$filter=Title eq 'order'")
         self.assertEqual([t["ID"] for t in answer.json["value"]], [guid(51), guid(52), guid(53)])
 
+    def _all_ids(self, path: str) -> list[str]:
+        ids, answer = [], self.server.request("GET", path)
+        while True:
+            self.assertEqual(answer.status, 200, answer.text)
+            ids += [t["ID"] for t in answer.json["value"]]
+            if "@odata.nextLink" not in answer.json:
+                return ids
+            answer = self.server.request("GET", answer.json["@odata.nextLink"])
+
+    def test_key_ranges_ordered_by_key_answer_as_the_filter_does(self) -> None:
+        # With `$orderby=ID` the fixture answers key bounds by a binary search (a key index);
+        # without it, odatapy evaluates the filter on every entity. Both list the same keys.
+        made = {guid(n) for n in range(170, 180)}
+        for key in made:
+            self.server.create("Tasks", {"ID": key, "Title": "range"})
+        cases = {
+            f"ID gt {guid(172)}": [guid(n) for n in range(173, 180)],
+            f"ID ge {guid(172)} and ID lt {guid(175)}": [guid(n) for n in range(172, 175)],
+            f"ID gt {guid(171)} and ID le {guid(176)}": [guid(n) for n in range(172, 177)],
+            f"ID le {guid(173)}": [guid(n) for n in range(170, 174)],
+            f"ID gt {guid(176)} and ID le {guid(174)}": [],
+            f"(Title eq 'range') and (ID gt {guid(177)} and ID le 7fffffff-ffff-ffff-ffff-ffffffffffff)": [guid(178), guid(179)],
+            f"ID gt {guid(170)} and Title eq 'range' and ID lt {guid(173)}": [guid(171), guid(172)],
+        }
+        for expression, expected in cases.items():
+            indexed = self._all_ids(f"Tasks?$filter={expression}&$orderby=ID")
+            evaluated = self._all_ids(f"Tasks?$filter={expression}")
+            self.assertEqual(indexed, evaluated, expression)
+            self.assertEqual([key for key in indexed if key in made], expected, expression)
+            # Descending, as odatapy sorts it, and the largest key alone.
+            backwards = self._all_ids(f"Tasks?$filter={expression}&$orderby=ID desc")
+            self.assertEqual(backwards, evaluated[::-1], expression)
+            largest = self.server.request("GET", f"Tasks?$filter={expression}&$orderby=ID desc&$top=1")
+            self.assertEqual([t["ID"] for t in largest.json["value"]], evaluated[-1:], expression)
+        whole = self._all_ids("Tasks")
+        self.assertEqual(self._all_ids("Tasks?$orderby=ID desc"), whole[::-1])
+
     def test_top_above_the_page_gives_one_page_and_a_token_and_max_page_size_is_ignored(self) -> None:
         for n in range(5):
             self.server.create("Tasks", {"ID": guid(60 + n), "Title": "top"})
