@@ -80,8 +80,9 @@ struct ODataChangedSinceLiveTests {
                 let mine = Set(ids)
                 try await a.refresh(collections: ["Tasks"])
                 // A full pull: first one page in the service's own order (pages of 5), which shows
-                // it gives no delta link, then the whole set by key.
-                #expect((30...35).contains(wire.entities(in: mine)), "the first refresh is a full pull: \(wire.entities(in: mine))")
+                // it gives no delta link, then the whole set by key, and the largest key (where the
+                // pull splits in two key ranges).
+                #expect((30...36).contains(wire.entities(in: mine)), "the first refresh is a full pull: \(wire.entities(in: mine))")
                 #expect(try ids.allSatisfy { try a.collection("Tasks").find($0) != nil })
 
                 // Creates sharing the cursor's millisecond are read again (the pull starts at it, `ge`).
@@ -195,23 +196,29 @@ struct ODataChangedSinceLiveTests {
 /// A transport that keeps every GET's request line and the ids of the entities its answer listed.
 final class ODataRecordingTransport: HTTPTransport {
     private let base = URLSessionTransport(followingRedirects: false)
-    private let state = Locked<(lines: [String], ids: [String])>(([], []))
+    private let state = Locked<(lines: [String], ids: [String], listings: [(line: String, ids: [String])])>(([], [], []))
 
     /// "path?query" of every GET of a set since the last reset, decoded.
     var lines: [String] { state.withLock { $0.lines } }
 
+    /// Every GET of a set since the last reset with the ids its answer listed, in the order answered.
+    var listings: [(line: String, ids: [String])] { state.withLock { $0.listings } }
+
     /// How many of the entities listed since the last reset are among `ids` (an entity listed twice counts twice).
     func entities(in ids: Set<String>) -> Int { state.withLock { $0.ids.filter(ids.contains).count } }
 
-    func reset() { state.withLock { $0 = ([], []) } }
+    func reset() { state.withLock { $0 = ([], [], []) } }
 
     func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         let response = try await base.send(request)
         guard request.method == "GET", let query = request.url.query else { return response }
         let listed = (try? JSONValue(parsing: response.body))?["value"]?.arrayValue ?? []
+        let line = request.url.path + "?" + (query.removingPercentEncoding ?? query)
+        let ids = listed.compactMap { $0["ID"]?.stringValue }
         state.withLock {
-            $0.lines.append(request.url.path + "?" + (query.removingPercentEncoding ?? query))
-            $0.ids += listed.compactMap { $0["ID"]?.stringValue }
+            $0.lines.append(line)
+            $0.ids += ids
+            $0.listings.append((line, ids))
         }
         return response
     }

@@ -40,6 +40,37 @@ struct ODataRefreshLiveTests {
         }
     }
 
+    @Test(.liveServer) func aFullPullOfThePlainServiceReadsTwoKeyRangesAtOnceEachEntityOnce() async throws {
+        let mode = ODataServer.Mode.plain
+        let title = ODataServer.uniqueTitle("ranges")
+        try await withTemporaryStore(configuration: deferred, backend: try ODataServer.backend(mode),
+                                     collections: [CollectionDescriptor("Tasks")]) { writer in
+            // Ten keys low and ten high in the key space: each range has pages of its own (pages of
+            // 5) whatever else the set holds.
+            let ids = ["1", "e"].flatMap { first in (0..<10).map { _ in first + UUID().uuidString.lowercased().dropFirst() } }
+            for id in ids { _ = try await writer.collection("Tasks").create(["id": .string(id), "Title": .string(title)]) }
+            #expect(try await writer.flush().pushed == 20)
+            let wire = ODataRecordingTransport()
+            try await withTemporaryStore(configuration: deferred, backend: try ODataServer.backend(mode, transport: wire),
+                                         collections: [CollectionDescriptor("Tasks")]) { reader in
+                try await reader.refresh(collections: ["Tasks"])
+                for id in ids { #expect(try reader.collection("Tasks").object(id)?.state == .synced, "\(id) was read") }
+                // Other suites write Tasks meanwhile: whatever the set holds, the key ranges are
+                // disjoint, so no entity is listed twice by the pages ordered by key.
+                let keyed = wire.listings.filter { $0.line.contains("$orderby=ID") && !$0.line.contains("$orderby=ID desc") }
+                let listed = keyed.flatMap(\.ids)
+                #expect(Set(listed).count == listed.count, "an entity listed twice: \(wire.lines)")
+                #expect(wire.lines.filter { $0.contains("$orderby=ID desc&$top=1") }.count == 1, "the largest key asked once")
+                let bounded = keyed.filter { $0.line.contains(" le ") }
+                #expect(!bounded.isEmpty, "the keys up to the midpoint are a range of their own: \(wire.lines)")
+                // Both ranges were on the wire together: an upper page came before the lower range's last.
+                let upper = keyed.indices.filter { keyed[$0].line.contains(" gt ") && !keyed[$0].line.contains(" le ") }
+                let lastLower = keyed.indices.last { keyed[$0].line.contains(" le ") }
+                #expect(upper.contains { $0 < (lastLower ?? 0) }, "the ranges were read in turn: \(wire.lines)")
+            }
+        }
+    }
+
     @Test(.liveServer) func aRefusedDeltaLinkStartsAFullPullThatSweepsAndKeepsLocalEdits() async throws {
         // The plain service refuses every $deltatoken (400): a delta link stored from a service that
         // tracked changes, which no longer does, or whose token expired.

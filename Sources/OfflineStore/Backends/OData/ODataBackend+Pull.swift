@@ -35,8 +35,8 @@ extension ODataBackend {
         let what = "pulling \(request.collection)"
         if let continuation = request.continuation {
             let state = try ODataPullState(continuation)
-            let url = try nextURL(state, request: request, mapping: mapping, changedSince: changedSince, what: what)
-            return try await page(url, ahead: continuation.ahead as? ODataPageAhead, state: state, request: request,
+            let url = try nextURL(state.next, request: request, mapping: mapping, changedSince: changedSince, what: what)
+            return try await page(url, ahead: continuation.ahead as? ODataPagesAhead, state: state, request: request,
                                   mapping: mapping, what: what)
         }
         if let cursor = request.cursor {
@@ -62,38 +62,65 @@ extension ODataBackend {
     /// the key), and ordering by key would cost it a sort of the set at every page. Only when
     /// that answer brings no delta link (once per set and backend, and never after a
     /// changed-since cursor, which only such a set stores) is the set asked again ordered by
-    /// key, to be paged by key.
+    /// key, to be paged by key. Together with that request the set's largest key is asked
+    /// (``largestKey(_:mapping:what:)``), where to split the pull in two key ranges read at once.
     func firstPage(_ request: PullRequest, mapping: ODataRecordMapping, changedSince: ODataChangedSince?, restarted: Bool,
                    what: String) async throws -> PullPage {
         let prefer = [("Prefer", "odata.track-changes,odata.maxpagesize=\(Self.pageSizeHint)")]
         var url = try keyedURL(request, mapping: mapping, after: nil, ordered: false)
         var reply: ODataReply
+        var largest: Task<String?, Never>?
+        defer { largest?.cancel() }
         if service.withLock({ $0.tracksChanges[mapping.set.name] }) != false {
             reply = try await send("GET", url, headers: prefer, what: what)
             if reply.isSuccess, (try? ODataPage.read(reply.body))?.deltaLink == nil {
                 service.withLock { $0.tracksChanges[mapping.set.name] = false }
                 url = try keyedURL(request, mapping: mapping, after: nil)
+                largest = largestKeyAsked(request, mapping: mapping, what: what)
                 reply = try await send("GET", url, headers: prefer, what: what)
             }
         } else {
             url = try keyedURL(request, mapping: mapping, after: nil)
+            largest = largestKeyAsked(request, mapping: mapping, what: what)
             reply = try await send("GET", url, headers: prefer, what: what)
         }
         var state = ODataPullState(next: .link(url.absoluteString), deltaLink: nil, restarted: restarted)
         if let changedSince, !service.withLock({ $0.changedSinceRefused.contains(mapping.set.name) }) {
             state.changedSince = ODataChangedSinceCursor(property: changedSince.property, value: nil, refreshes: 1)
         }
-        return try await page(reply, state: state, delta: false, request: request, mapping: mapping, what: what, first: true)
+        return try await page(reply, state: state, delta: false, request: request, mapping: mapping, what: what, first: true,
+                              largest: largest)
     }
 
-    /// The URL of the page a continuation's state leads to.
-    func nextURL(_ state: ODataPullState, request: PullRequest, mapping: ODataRecordMapping, changedSince: ODataChangedSince?,
+    /// The set's largest key within the pull's scope, asked at once (`$orderby=Key desc&$top=1`)
+    /// where the key type has a midpoint (``ODataKeyMidpoint``); nil otherwise.
+    func largestKeyAsked(_ request: PullRequest, mapping: ODataRecordMapping, what: String) -> Task<String?, Never>? {
+        guard mapping.key.type != .string else { return nil }
+        return Task { [self] in await largestKey(request, mapping: mapping, what: what) }
+    }
+
+    /// The set's largest key within the pull's scope, or nil when the service does not say:
+    /// any failure only means the pull reads one range of keys (its own requests report the
+    /// service's errors).
+    func largestKey(_ request: PullRequest, mapping: ODataRecordMapping, what: String) async -> String? {
+        guard let url = try? listURL(request, mapping: mapping, filter: nil, orderBy: "\(mapping.key.property) desc", top: 1),
+              let reply = try? await send("GET", url, what: what), reply.isSuccess,
+              let page = try? ODataPage.read(reply.body),
+              let value = page.entities.first?.properties[mapping.key.property] else { return nil }
+        return try? mapping.key.id(of: value)
+    }
+
+    /// The URL of the page a continuation's state leads to (its ``ODataPullState/next``, or a
+    /// range waiting its turn).
+    func nextURL(_ next: ODataPullState.Next, request: PullRequest, mapping: ODataRecordMapping, changedSince: ODataChangedSince?,
                  what: String) throws -> URL {
-        switch state.next {
+        switch next {
         case .link(let link):
             return try followed(link, what: what)
         case .after(let last):
             return try keyedURL(request, mapping: mapping, after: last)
+        case .range(let last, let upTo):
+            return try keyedURL(request, mapping: mapping, after: last, upTo: upTo)
         case .since(let value, let last):
             guard let changedSince else {
                 throw OfflineStoreError(.invalidOperation, "\(what): the pull continuation is ordered by a changed-since "
@@ -103,11 +130,14 @@ extension ODataBackend {
         }
     }
 
-    /// GETs a later page of a full pull or delta, or takes the answer already asked for.
-    func page(_ url: URL, ahead: ODataPageAhead?, state: ODataPullState, request: PullRequest, mapping: ODataRecordMapping,
+    /// GETs a later page of a full pull or delta, or takes the answer already asked for; the
+    /// other requests already made are carried on.
+    func page(_ url: URL, ahead: ODataPagesAhead?, state: ODataPullState, request: PullRequest, mapping: ODataRecordMapping,
               what: String) async throws -> PullPage {
-        let reply = if let ahead, ahead.url == url { try await ahead.answer() } else { try await laterPage(url, what: what) }
-        return try await page(reply, state: state, delta: state.delta, request: request, mapping: mapping, what: what)
+        let taken = ahead?.taking(url)
+        let reply = if let asked = taken?.page { try await asked.answer() } else { try await laterPage(url, what: what) }
+        return try await page(reply, state: state, delta: state.delta, request: request, mapping: mapping, what: what,
+                              carrying: taken?.rest)
     }
 
     /// GETs a later page.
@@ -115,20 +145,29 @@ extension ODataBackend {
         try await send("GET", url, headers: [("Prefer", "odata.maxpagesize=\(Self.pageSizeHint)")], what: what)
     }
 
-    /// The continuation to a state's next page, with that page already asked for.
+    /// The continuation to a state's next page, with that page, and the next page of each
+    /// range waiting its turn, already asked for (taken from `carried` where it was asked before).
     func continuation(to state: ODataPullState, request: PullRequest, mapping: ODataRecordMapping,
-                      what: String) -> PullContinuation {
+                      carrying carried: ODataPagesAhead?, what: String) -> PullContinuation {
         let changedSince = try? self.changedSince(of: mapping)
-        guard let url = try? nextURL(state, request: request, mapping: mapping, changedSince: changedSince, what: what) else {
-            return state.continuation
+        var pages: [ODataPageAhead] = []
+        for next in [state.next] + state.waiting {
+            // A URL that cannot be made is left to the pull that gets to it: it throws there.
+            guard let url = try? nextURL(next, request: request, mapping: mapping, changedSince: changedSince, what: what) else {
+                continue
+            }
+            pages.append(carried?.page(for: url) ?? ODataPageAhead(url: url, answer: Task { [self] in try await laterPage(url, what: what) }))
         }
-        let ahead = ODataPageAhead(url: url, answer: Task { [self] in try await laterPage(url, what: what) })
-        return PullContinuation(token: state.continuation.token, ahead: ahead)
+        return PullContinuation(token: state.continuation.token, ahead: ODataPagesAhead(pages))
     }
 
-    /// Reads one answer as a page and says how the pull goes on.
+    /// Reads one answer as a page and says how the pull goes on: the page's range goes on
+    /// after its last key (or link), and the range waiting longest is read next. After the first
+    /// page of a pull paged by key, the pull splits in two ranges where `largest` gives a
+    /// midpoint (``ODataPullState/split(at:)``).
     func page(_ reply: ODataReply, state: ODataPullState, delta: Bool, request: PullRequest,
-                      mapping: ODataRecordMapping, what: String, first: Bool = false) async throws -> PullPage {
+              mapping: ODataRecordMapping, what: String, first: Bool = false, largest: Task<String?, Never>? = nil,
+              carrying carried: ODataPagesAhead? = nil) async throws -> PullPage {
         guard reply.isSuccess else { throw reply.error(what) }
         let page: ODataPage
         do { page = try ODataPage.read(reply.body) } catch let error as OfflineStoreError {
@@ -150,23 +189,33 @@ extension ODataBackend {
             state.changedSince?.value = page.entities.reduce(seen) { changedSince.latest($0, changedSince.value(in: $1.properties)) }
         }
         let tracking = delta || state.deltaLink != nil
-        guard let nextLink = page.nextLink else {
+        // How this page's range goes on: nil after its last page, or after an empty page with a
+        // next link (the pull then stores no cursor, and the next refresh reads the whole set).
+        var following: ODataPullState.Next?
+        var endedEmpty = false
+        if let nextLink = page.nextLink {
+            if tracking {
+                following = .link(nextLink)
+            } else if state.incremental, let changedSince {
+                if let last = page.entities.last {
+                    following = try Self.next(after: last, changedSince: changedSince, mapping: mapping, what: what)
+                } else { endedEmpty = true }
+            } else if let last = changes.last?.id {
+                following = state.following(after: last)
+            } else { endedEmpty = true }
+        }
+        guard var turned = state.turned(following: following) else {
             // The last page: a delta's own link, or the first page's, or the latest changed-since value.
-            let cursor = delta ? (page.deltaLink ?? request.cursor)
+            let cursor = endedEmpty ? nil : delta ? (page.deltaLink ?? request.cursor)
                 : (state.deltaLink ?? state.changedSince.flatMap { $0.value == nil ? nil : $0.text })
             return Self.page(changes, cursor: cursor, next: nil, state: state)
         }
-        if tracking {
-            state.next = .link(nextLink)
-        } else if state.incremental, let changedSince {
-            guard let last = page.entities.last else { return Self.page(changes, cursor: nil, next: nil, state: state) }
-            state.next = try Self.next(after: last, changedSince: changedSince, mapping: mapping, what: what)
-        } else {
-            guard let last = changes.last?.id else { return Self.page(changes, cursor: nil, next: nil, state: state) }
-            state.next = .after(last)
+        if first, !tracking, !state.incremental, case .after(let last) = turned.next, let largest = await largest?.value,
+           let pivot = ODataKeyMidpoint.between(last, largest, type: mapping.key.type) {
+            turned = turned.split(at: pivot)
         }
-        return Self.page(changes, cursor: nil, next: continuation(to: state, request: request, mapping: mapping, what: what),
-                         state: state)
+        return Self.page(changes, cursor: nil,
+                         next: continuation(to: turned, request: request, mapping: mapping, carrying: carried, what: what), state: turned)
     }
 
     private static func page(_ changes: [RemoteChange], cursor: String?, next: PullContinuation?, state: ODataPullState) -> PullPage {
@@ -211,28 +260,33 @@ extension ODataBackend {
     /// The version a removal carries: the service names none.
     static let removedVersion = "removed"
 
-    /// `Set?$filter=…&$orderby=Key[&$select=…]`, the keys after `after` when given; without
+    /// `Set?$filter=…&$orderby=Key[&$select=…]`, the keys after `after` and up to `upTo` when given; without
     /// `$orderby` when not `ordered` (a read the service pages in its own order).
-    func keyedURL(_ request: PullRequest, mapping: ODataRecordMapping, after: String?, ordered: Bool = true) throws -> URL {
-        var filter: String?
-        if let after {
-            guard let literal = ODataFilter.literal(.string(after), type: mapping.key.type.rawValue) else {
-                throw OfflineStoreError(.badResponse, "pulling \(mapping.set.name): \(after) is not a key of \(mapping.key.type.rawValue)")
+    func keyedURL(_ request: PullRequest, mapping: ODataRecordMapping, after: String?, upTo: String? = nil,
+                  ordered: Bool = true) throws -> URL {
+        func literal(_ key: String) throws -> String {
+            guard let literal = ODataFilter.literal(.string(key), type: mapping.key.type.rawValue) else {
+                throw OfflineStoreError(.badResponse, "pulling \(mapping.set.name): \(key) is not a key of \(mapping.key.type.rawValue)")
             }
-            filter = "\(mapping.key.property) gt \(literal)"
+            return literal
         }
+        var bounds: [String] = []
+        if let after { bounds.append("\(mapping.key.property) gt \(try literal(after))") }
+        if let upTo { bounds.append("\(mapping.key.property) le \(try literal(upTo))") }
+        let filter = bounds.isEmpty ? nil : bounds.joined(separator: " and ")
         return try listURL(request, mapping: mapping, filter: filter, orderBy: ordered ? mapping.key.property : nil)
     }
 
     /// `Set?$filter=(scope) and (filter)&$orderby=…[&$select=…]`; the changed-since property is
     /// selected with the key, so that a pull can note its latest value.
-    func listURL(_ request: PullRequest, mapping: ODataRecordMapping, filter: String?, orderBy: String?) throws -> URL {
+    func listURL(_ request: PullRequest, mapping: ODataRecordMapping, filter: String?, orderBy: String?, top: Int? = nil) throws -> URL {
         var filters: [String] = []
         if let scope = ODataFilter.expression(request.scope, mapping: mapping) { filters.append("(\(scope))") }
         if let filter { filters.append(filters.isEmpty ? filter : "(\(filter))") }
         var query: [String] = []
         if !filters.isEmpty { query.append("$filter=" + ODataFilter.encoded(filters.joined(separator: " and "))) }
         if let orderBy { query.append("$orderby=" + ODataFilter.encoded(orderBy)) }
+        if let top { query.append("$top=\(top)") }
         if let fields = request.hints.fields {
             let always = [mapping.key.property] + (configuration.entitySets[mapping.set.name]?.changedSince.map { [$0] } ?? [])
             let names = always + fields.filter { $0 != "id" && mapping.set.property($0) != nil && !always.contains($0) }

@@ -1,8 +1,9 @@
 import Foundation
 
 /// The next page of a pull, already asked for while the engine applies the page before
-/// (``PullContinuation`` carries it): the service's time for the next page overlaps the
-/// store's time for this one. Dropping the continuation cancels the request.
+/// (``PullContinuation`` carries it in ``ODataPagesAhead``): the service's time for the next
+/// page overlaps the store's time for this one. The request is cancelled when the last
+/// continuation carrying it is dropped.
 final class ODataPageAhead: Sendable {
     /// The page's URL, as the continuation leads to it.
     let url: URL

@@ -11,6 +11,13 @@ import Foundation
 /// an earlier one is deleted between pages, and a full pull that missed one would sweep it.
 /// An incremental pull by a changed-since property is paged by that property and the key
 /// (``ODataChangedSince``) for the same reason.
+///
+/// A pull paged by key whose keys have arithmetic (Guid, Int32, Int64) reads two key ranges at
+/// once once its first page is read: the keys up to a midpoint (``ODataKeyMidpoint``) between
+/// that page's last key and the set's largest, and the keys after it, each paged by key, the
+/// pages taken in turn. Each range's next request is on the wire while the engine applies a
+/// page of the other, so the service always has a request to work on: a single range leaves it
+/// idle while the store reads a page and corelibs' URLSession starts the next request.
 struct ODataPullState: Codable, Sendable, Equatable {
     /// How the next page is asked.
     enum Next: Codable, Sendable, Equatable {
@@ -18,6 +25,9 @@ struct ODataPullState: Codable, Sendable, Equatable {
         case link(String)
         /// Ask for the keys after this one (the store's id of the last entity read).
         case after(String)
+        /// Ask for the keys after `after` up to and including `upTo`: the lower of two key
+        /// ranges read at once.
+        case range(after: String, upTo: String)
         /// Ask for the entities after this one in the order changed-since property, key
         /// (``ODataChangedSince``): its value of the property and the store's id.
         case since(JSONValue, String)
@@ -36,6 +46,10 @@ struct ODataPullState: Codable, Sendable, Equatable {
     var changedSince: ODataChangedSinceCursor?
     /// Whether the pages are an incremental pull's, ordered by the changed-since property then the key.
     var incremental = false
+    /// The other key ranges of a pull that reads two at once, each as its next page is asked
+    /// (already on the wire): after the page ``next`` leads to, the first of them is read and
+    /// the range just read goes to the end.
+    var waiting: [Next] = []
 
     /// The continuation carrying this state.
     var continuation: PullContinuation {
@@ -57,6 +71,35 @@ struct ODataPullState: Codable, Sendable, Equatable {
         self.deltaLink = deltaLink
         self.restarted = restarted
         self.delta = delta
+    }
+
+    /// How the range ``next`` reads goes on after a page whose last key is `last`: the keys
+    /// after it, within the range's bound.
+    func following(after last: String) -> Next {
+        if case .range(_, let upTo) = next { return .range(after: last, upTo: upTo) }
+        return .after(last)
+    }
+
+    /// The state after the page ``next`` led to, `following` how its range goes on (nil: that
+    /// page was the range's last): the range waiting longest is read next, the one just read
+    /// waits behind the others. Nil when no range is left, so that page was the pull's last.
+    func turned(following: Next?) -> ODataPullState? {
+        var state = self
+        if let following { state.waiting.append(following) }
+        guard !state.waiting.isEmpty else { return nil }
+        state.next = state.waiting.removeFirst()
+        return state
+    }
+
+    /// Splits a pull paged by key in two ranges read at once: the keys after ``next``'s up to
+    /// `pivot`, then the keys after `pivot`. Only a single range of keys without a bound
+    /// (`.after`) splits; any other state is returned as it is.
+    func split(at pivot: String) -> ODataPullState {
+        guard case .after(let last) = next, waiting.isEmpty else { return self }
+        var state = self
+        state.next = .range(after: last, upTo: pivot)
+        state.waiting = [.after(pivot)]
+        return state
     }
 
     /// Whether a stored delta link answered `status` is refused for good (expired, unknown,
