@@ -161,8 +161,9 @@ public struct PullPage: Sendable {
 public struct PullContinuation: Sendable, Hashable {
     /// The backend's state, e.g. a next-page URL and the snapshot bound.
     public var token: String
-    /// The next page's request, already sent by the backend while this page was read (a
-    /// backend's own type, e.g. ``KintoPageAhead``); dropping the continuation cancels it.
+    /// The next page's request (or requests: one per key range an OData pull reads at once),
+    /// already sent by the backend while this page was read (a backend's own type, e.g.
+    /// ``KintoPageAhead``); dropping the continuation cancels what no later continuation carries.
     /// Not part of the continuation's identity: two continuations with one token are equal.
     var ahead: (any AnyObject & Sendable)?
 

@@ -45,11 +45,14 @@ struct ODataRefreshLiveTests {
         let title = ODataServer.uniqueTitle("ranges")
         try await withTemporaryStore(configuration: deferred, backend: try ODataServer.backend(mode),
                                      collections: [CollectionDescriptor("Tasks")]) { writer in
-            // Ten keys low and ten high in the key space: each range has pages of its own (pages of
-            // 5) whatever else the set holds.
-            let ids = ["1", "e"].flatMap { first in (0..<10).map { _ in first + UUID().uuidString.lowercased().dropFirst() } }
+            // Twenty keys low and ten high in the key space (pages of 5): whatever else the set
+            // holds, the first page takes at most 5 of the low ones, so the lower range has at
+            // least 3 pages, and its third is asked only once the upper range's first is taken.
+            let ids = [("1", 20), ("e", 10)].flatMap { first, count in
+                (0..<count).map { _ in first + UUID().uuidString.lowercased().dropFirst() }
+            }
             for id in ids { _ = try await writer.collection("Tasks").create(["id": .string(id), "Title": .string(title)]) }
-            #expect(try await writer.flush().pushed == 20)
+            #expect(try await writer.flush().pushed == 30)
             let wire = ODataRecordingTransport()
             try await withTemporaryStore(configuration: deferred, backend: try ODataServer.backend(mode, transport: wire),
                                          collections: [CollectionDescriptor("Tasks")]) { reader in

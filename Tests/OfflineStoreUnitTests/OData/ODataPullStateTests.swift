@@ -20,14 +20,17 @@ struct ODataPullStateTests {
     @Test func aSplitReadsTheKeysUpToThePivotThenTheKeysAfterIt() {
         let split = Self.state(.after("c")).split(at: "m")
         #expect(split.next == .range(after: "c", upTo: "m"))
-        #expect(split.waiting == [.after("m")])
+        #expect(split.waiting == [.afterBoth(after: "c", pivot: "m")], "after both: nothing of the first page again")
         #expect(split.following(after: "f") == .range(after: "f", upTo: "m"), "a range keeps its bound")
+        var upper = split
+        upper.next = .afterBoth(after: "c", pivot: "m")
+        #expect(upper.following(after: "p") == .after("p"), "past its first page the upper range is the keys after its last")
     }
 
     @Test func rangesTakeTurnsAndOneThatEndsLeavesTheOther() {
         let split = Self.state(.after("c")).split(at: "m")
         let second = split.turned(following: .range(after: "f", upTo: "m"))
-        #expect(second?.next == .after("m"))
+        #expect(second?.next == .afterBoth(after: "c", pivot: "m"))
         #expect(second?.waiting == [.range(after: "f", upTo: "m")])
         let third = second?.turned(following: .after("p"))
         #expect(third?.next == .range(after: "f", upTo: "m"))
@@ -42,7 +45,7 @@ struct ODataPullStateTests {
     @Test func onlyAnUnboundedKeyRangeSplits() {
         let link = Self.state(.link("http://127.0.0.1:9/odata/Tasks?$skiptoken=3"))
         #expect(link.split(at: "m") == link, "a service's own next links are not split")
-        let range = Self.state(.range(after: "a", upTo: "m"), waiting: [.after("m")])
+        let range = Self.state(.range(after: "a", upTo: "m"), waiting: [.afterBoth(after: "a", pivot: "m")])
         #expect(range.split(at: "f") == range, "a split pull does not split again")
     }
 

@@ -8,22 +8,34 @@ import Testing
 @Suite("OData full pull in two key ranges, scripted service")
 struct ODataSplitPullTests {
     /// A service without change tracking, pages of three: `$filter` of key bounds joined by
-    /// `and`, `$orderby=ID [desc]`, `$top`. Guid keys compare as text, integer keys by value.
+    /// `and`, `$orderby=ID [desc]`, `$top`. Guid keys compare as text (or as SQL Server orders
+    /// `uniqueidentifier`: by the last group first), integer keys by value.
     final class KeyedService: HTTPTransport {
         let keys: Locked<[String]>
         let integer: Bool
+        let sqlServerOrder: Bool
         let refusesDescending: Bool
+        /// A filter term whose answer is a page of no entities with a next link.
+        let emptyPageFor: String?
         /// Each GET's decoded query, in the order they arrived.
         let queries = Locked<[String]>([])
 
-        init(keys: [String], integer: Bool = false, refusesDescending: Bool = false) {
+        init(keys: [String], integer: Bool = false, sqlServerOrder: Bool = false, refusesDescending: Bool = false,
+             emptyPageFor: String? = nil) {
             self.integer = integer
+            self.sqlServerOrder = sqlServerOrder
             self.refusesDescending = refusesDescending
+            self.emptyPageFor = emptyPageFor
             self.keys = Locked(keys)
         }
 
         func less(_ a: String, _ b: String) -> Bool {
-            integer ? Int(a)! < Int(b)! : a < b
+            if integer { return Int(a)! < Int(b)! }
+            if sqlServerOrder {
+                let groups = { (key: String) in Array(key.split(separator: "-").reversed()) }
+                return groups(a).lexicographicallyPrecedes(groups(b))
+            }
+            return a < b
         }
 
         func send(_ request: HTTPRequest) async throws -> HTTPResponse {
@@ -35,6 +47,10 @@ struct ODataSplitPullTests {
             queries.withLock { $0.append(items.map { "\($0.name)=\($0.value ?? "")" }.joined(separator: "&")) }
             let descending = item("$orderby") == "ID desc"
             if descending && refusesDescending { return HTTPResponse(status: 400) }
+            if let emptyPageFor, item("$filter")?.contains(emptyPageFor) == true {
+                return HTTPResponse(status: 200, headers: ["Content-Type": "application/json"],
+                                    body: Data(#"{"value":[],"@odata.nextLink":"http://127.0.0.1:9/odata/Set?$skiptoken=9"}"#.utf8))
+            }
             var listed = keys.withLock { $0 }.sorted(by: less)
             for term in item("$filter")?.components(separatedBy: " and ") ?? [] {
                 let words = term.split(separator: " ").map(String.init)
@@ -87,7 +103,8 @@ struct ODataSplitPullTests {
         let queries = service.queries.withLock { $0 }
         #expect(Set(queries).count == queries.count, "no page asked twice: \(queries)")
         #expect(queries.filter { $0.contains("$orderby=ID desc&$top=1") }.count == 1, "the largest key asked once")
-        #expect(queries.contains { $0.contains("ID le \(pivot)") } && queries.contains { $0.contains("$filter=ID gt \(pivot)&") })
+        #expect(queries.contains { $0.contains("ID gt \(keys[2]) and ID le \(pivot)") })
+        #expect(queries.contains { $0.contains("$filter=ID gt \(keys[2]) and ID gt \(pivot)&") })
         // After the first page the ranges take turns while both have pages: 12 keys up to the
         // pivot (4 pages), 15 after it (5 pages).
         let sides = pages.dropFirst().map { page in page.changes.allSatisfy { $0.id <= pivot } ? "low" : "high" }
@@ -104,7 +121,7 @@ struct ODataSplitPullTests {
         #expect(pages.flatMap { $0.changes.map(\.id) }.sorted { Int($0)! < Int($1)! } == keys)
         let queries = service.queries.withLock { $0 }
         #expect(queries.contains { $0.hasPrefix("$filter=ID gt 3 and ID le 21&") }, "\(queries)")
-        #expect(queries.contains { $0.hasPrefix("$filter=ID gt 21&") }, "\(queries)")
+        #expect(queries.contains { $0.hasPrefix("$filter=ID gt 3 and ID gt 21&") }, "\(queries)")
         #expect(Set(queries).count == queries.count)
     }
 
@@ -118,18 +135,45 @@ struct ODataSplitPullTests {
     }
 
     @Test func aKeyDeletedBetweenPagesSkipsNoOtherKey() async throws {
+        // Pages: 1-3, then 4-6 and 22-24 asked at once, 7-9 asked when 4-6 is taken, 25-27 when
+        // 22-24 is. Before the fourth page is taken (7-9), 10 and 28 go: they head the third
+        // page of each range, which is asked only after that. A row offset would skip 11 and 29.
         let keys = (1...40).map(String.init)
         let service = KeyedService(keys: keys, integer: true)
         let backend = ODataBackend(configuration: .init(serviceRoot: Self.root), transport: service)
         var turn = 0
         let pages = try await Self.pages(backend, "Customers") {
             turn += 1
-            // After the first page of each range: one key at the head of each range goes.
-            if turn == 3 { service.keys.withLock { $0.removeAll { $0 == "7" || $0 == "25" } } }
+            if turn == 3 { service.keys.withLock { $0.removeAll { $0 == "10" || $0 == "28" } } }
         }
         let ids = pages.flatMap { $0.changes.map(\.id) }
-        #expect(Set(ids).count == ids.count, "no key twice")
-        #expect(Set(keys).subtracting(ids).isSubset(of: ["7", "25"]), "nothing else missed: \(Set(keys).subtracting(ids))")
+        #expect(ids.sorted { Int($0)! < Int($1)! } == keys.filter { $0 != "10" && $0 != "28" })
+    }
+
+    @Test func aServiceThatOrdersGuidsOtherwiseReadsNoKeyOfTheFirstPageAgain() async throws {
+        // SQL Server orders a Guid by its last group first. The first page ends at k3; the
+        // midpoint of k3 and the largest key (l10), by the digits, is …-0001-000000000089, which
+        // that order puts before every key: the lower range is empty, and the upper one, the
+        // keys after both k3 and the midpoint, starts after k3 rather than at the set's start.
+        let low = (1...10).map { String(format: "00000000-0000-0000-0000-8000000000%02d", $0) }
+        let high = (1...10).map { String(format: "00000000-0000-0000-0001-8000000001%02d", $0) }
+        let service = KeyedService(keys: (low + high).shuffled(), sqlServerOrder: true)
+        let backend = ODataBackend(configuration: .init(serviceRoot: Self.root), transport: service)
+        let pages = try await Self.pages(backend, "Tasks")
+        let ids = pages.flatMap { $0.changes.map(\.id) }
+        #expect(ids.sorted() == (low + high).sorted(), "each key once: \(ids)")
+        #expect(service.queries.withLock { $0 }.contains { $0.contains("ID le 00000000-0000-0000-0001-000000000089") },
+                "the pull split: \(service.queries.withLock { $0 })")
+    }
+
+    @Test func aPageOfNoEntitiesWithANextLinkFailsThePullByKey() async throws {
+        // Keys 1-10: the first page 1-3, the midpoint 6; the upper range's first page is empty
+        // yet has a next link. Ending the pull there would have the engine sweep 7-10.
+        let service = KeyedService(keys: (1...10).map(String.init), integer: true, emptyPageFor: "ID gt 6")
+        let backend = ODataBackend(configuration: .init(serviceRoot: Self.root), transport: service)
+        let error = await #expect(throws: OfflineStoreError.self) { _ = try await Self.pages(backend, "Customers") }
+        #expect(error?.code == .badResponse && error?.message.contains("no entities with a next link") == true,
+                "\(String(describing: error))")
     }
 
     @Test func aSetOfOnePageIsNotSplit() async throws {

@@ -62,46 +62,33 @@ extension ODataBackend {
     /// the key), and ordering by key would cost it a sort of the set at every page. Only when
     /// that answer brings no delta link (once per set and backend, and never after a
     /// changed-since cursor, which only such a set stores) is the set asked again ordered by
-    /// key, to be paged by key. Together with that request the set's largest key is asked
-    /// (``largestKey(_:mapping:what:)``), where to split the pull in two key ranges read at once.
+    /// key, to be paged by key.
     func firstPage(_ request: PullRequest, mapping: ODataRecordMapping, changedSince: ODataChangedSince?, restarted: Bool,
                    what: String) async throws -> PullPage {
         let prefer = [("Prefer", "odata.track-changes,odata.maxpagesize=\(Self.pageSizeHint)")]
         var url = try keyedURL(request, mapping: mapping, after: nil, ordered: false)
         var reply: ODataReply
-        var largest: Task<String?, Never>?
-        defer { largest?.cancel() }
         if service.withLock({ $0.tracksChanges[mapping.set.name] }) != false {
             reply = try await send("GET", url, headers: prefer, what: what)
             if reply.isSuccess, (try? ODataPage.read(reply.body))?.deltaLink == nil {
                 service.withLock { $0.tracksChanges[mapping.set.name] = false }
                 url = try keyedURL(request, mapping: mapping, after: nil)
-                largest = largestKeyAsked(request, mapping: mapping, what: what)
                 reply = try await send("GET", url, headers: prefer, what: what)
             }
         } else {
             url = try keyedURL(request, mapping: mapping, after: nil)
-            largest = largestKeyAsked(request, mapping: mapping, what: what)
             reply = try await send("GET", url, headers: prefer, what: what)
         }
         var state = ODataPullState(next: .link(url.absoluteString), deltaLink: nil, restarted: restarted)
         if let changedSince, !service.withLock({ $0.changedSinceRefused.contains(mapping.set.name) }) {
             state.changedSince = ODataChangedSinceCursor(property: changedSince.property, value: nil, refreshes: 1)
         }
-        return try await page(reply, state: state, delta: false, request: request, mapping: mapping, what: what, first: true,
-                              largest: largest)
+        return try await page(reply, state: state, delta: false, request: request, mapping: mapping, what: what, first: true)
     }
 
-    /// The set's largest key within the pull's scope, asked at once (`$orderby=Key desc&$top=1`)
-    /// where the key type has a midpoint (``ODataKeyMidpoint``); nil otherwise.
-    func largestKeyAsked(_ request: PullRequest, mapping: ODataRecordMapping, what: String) -> Task<String?, Never>? {
-        guard mapping.key.type != .string else { return nil }
-        return Task { [self] in await largestKey(request, mapping: mapping, what: what) }
-    }
-
-    /// The set's largest key within the pull's scope, or nil when the service does not say:
-    /// any failure only means the pull reads one range of keys (its own requests report the
-    /// service's errors).
+    /// The set's largest key within the pull's scope (`$orderby=Key desc&$top=1`), or nil when
+    /// the service does not say: any failure only means the pull reads one range of keys (its
+    /// own requests report the service's errors).
     func largestKey(_ request: PullRequest, mapping: ODataRecordMapping, what: String) async -> String? {
         guard let url = try? listURL(request, mapping: mapping, filter: nil, orderBy: "\(mapping.key.property) desc", top: 1),
               let reply = try? await send("GET", url, what: what), reply.isSuccess,
@@ -121,6 +108,8 @@ extension ODataBackend {
             return try keyedURL(request, mapping: mapping, after: last)
         case .range(let last, let upTo):
             return try keyedURL(request, mapping: mapping, after: last, upTo: upTo)
+        case .afterBoth(let last, let pivot):
+            return try keyedURL(request, mapping: mapping, after: last, alsoAfter: pivot)
         case .since(let value, let last):
             guard let changedSince else {
                 throw OfflineStoreError(.invalidOperation, "\(what): the pull continuation is ordered by a changed-since "
@@ -162,11 +151,16 @@ extension ODataBackend {
     }
 
     /// Reads one answer as a page and says how the pull goes on: the page's range goes on
-    /// after its last key (or link), and the range waiting longest is read next. After the first
-    /// page of a pull paged by key, the pull splits in two ranges where `largest` gives a
-    /// midpoint (``ODataPullState/split(at:)``).
+    /// after its last key (or link), and the range waiting longest is read next. When the first
+    /// page of a pull paged by key has a next link, the set's largest key is asked
+    /// (``largestKey(_:mapping:what:)``), and the pull splits in two key ranges read at once
+    /// where the key type gives a midpoint (``ODataPullState/split(at:)``).
+    ///
+    /// - Throws: ``OfflineStoreError/Code/badResponse`` for a page of a pull by key that lists
+    ///   no entity yet has a next link: the pull cannot go on after it without skipping what
+    ///   follows, and a pull that ended there would have the engine sweep what it never listed.
     func page(_ reply: ODataReply, state: ODataPullState, delta: Bool, request: PullRequest,
-              mapping: ODataRecordMapping, what: String, first: Bool = false, largest: Task<String?, Never>? = nil,
+              mapping: ODataRecordMapping, what: String, first: Bool = false,
               carrying carried: ODataPagesAhead? = nil) async throws -> PullPage {
         guard reply.isSuccess else { throw reply.error(what) }
         let page: ODataPage
@@ -189,8 +183,9 @@ extension ODataBackend {
             state.changedSince?.value = page.entities.reduce(seen) { changedSince.latest($0, changedSince.value(in: $1.properties)) }
         }
         let tracking = delta || state.deltaLink != nil
-        // How this page's range goes on: nil after its last page, or after an empty page with a
-        // next link (the pull then stores no cursor, and the next refresh reads the whole set).
+        // How this page's range goes on: nil after its last page, or after an empty page of an
+        // incremental pull with a next link (the pull then stores no cursor, and the next
+        // refresh reads the whole set).
         var following: ODataPullState.Next?
         var endedEmpty = false
         if let nextLink = page.nextLink {
@@ -202,7 +197,11 @@ extension ODataBackend {
                 } else { endedEmpty = true }
             } else if let last = changes.last?.id {
                 following = state.following(after: last)
-            } else { endedEmpty = true }
+            } else {
+                throw OfflineStoreError(.badResponse, "\(what): the service answered a page of no entities with a next link "
+                    + "(\(nextLink.prefix(200))); a pull by key goes on after the last key read, so it cannot go on after "
+                    + "that page without skipping what follows, and nothing is swept")
+            }
         }
         guard var turned = state.turned(following: following) else {
             // The last page: a delta's own link, or the first page's, or the latest changed-since value.
@@ -210,7 +209,8 @@ extension ODataBackend {
                 : (state.deltaLink ?? state.changedSince.flatMap { $0.value == nil ? nil : $0.text })
             return Self.page(changes, cursor: cursor, next: nil, state: state)
         }
-        if first, !tracking, !state.incremental, case .after(let last) = turned.next, let largest = await largest?.value,
+        if first, !tracking, !state.incremental, mapping.key.type != .string, case .after(let last) = turned.next,
+           let largest = await largestKey(request, mapping: mapping, what: what),
            let pivot = ODataKeyMidpoint.between(last, largest, type: mapping.key.type) {
             turned = turned.split(at: pivot)
         }
@@ -260,10 +260,10 @@ extension ODataBackend {
     /// The version a removal carries: the service names none.
     static let removedVersion = "removed"
 
-    /// `Set?$filter=…&$orderby=Key[&$select=…]`, the keys after `after` and up to `upTo` when given; without
+    /// `Set?$filter=…&$orderby=Key[&$select=…]`, the keys after `after` (and `alsoAfter`) and up to `upTo` when given; without
     /// `$orderby` when not `ordered` (a read the service pages in its own order).
-    func keyedURL(_ request: PullRequest, mapping: ODataRecordMapping, after: String?, upTo: String? = nil,
-                  ordered: Bool = true) throws -> URL {
+    func keyedURL(_ request: PullRequest, mapping: ODataRecordMapping, after: String?, alsoAfter: String? = nil,
+                  upTo: String? = nil, ordered: Bool = true) throws -> URL {
         func literal(_ key: String) throws -> String {
             guard let literal = ODataFilter.literal(.string(key), type: mapping.key.type.rawValue) else {
                 throw OfflineStoreError(.badResponse, "pulling \(mapping.set.name): \(key) is not a key of \(mapping.key.type.rawValue)")
@@ -272,6 +272,7 @@ extension ODataBackend {
         }
         var bounds: [String] = []
         if let after { bounds.append("\(mapping.key.property) gt \(try literal(after))") }
+        if let alsoAfter { bounds.append("\(mapping.key.property) gt \(try literal(alsoAfter))") }
         if let upTo { bounds.append("\(mapping.key.property) le \(try literal(upTo))") }
         let filter = bounds.isEmpty ? nil : bounds.joined(separator: " and ")
         return try listURL(request, mapping: mapping, filter: filter, orderBy: ordered ? mapping.key.property : nil)

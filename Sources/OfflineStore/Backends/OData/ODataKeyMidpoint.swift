@@ -1,11 +1,11 @@
 /// Where a full pull paged by key splits an entity set into two key ranges that it reads at
 /// once (``ODataPullState``): a key strictly between two keys of the set, by value. Pure.
 ///
-/// The midpoint only balances the two ranges; it never decides what the pull reads. The ranges
-/// are `Key gt a and Key le m` and `Key gt m`, which split any set in two whatever order the
-/// service keeps its keys in (a service that orders Guids otherwise than by their digits, as
-/// SQL Server's `uniqueidentifier` does, gets ranges of other sizes, never a missed or doubled
-/// entity).
+/// The midpoint only balances the two ranges; it never decides what the pull reads. After a
+/// first page ending at `a`, the ranges are `Key gt a and Key le m` and `Key gt a and Key gt m`,
+/// which split the keys after `a` in two whatever order the service keeps its keys in (a
+/// service that orders Guids otherwise than by their digits, as SQL Server's `uniqueidentifier`
+/// does, gets ranges of other sizes, at worst one empty, never a missed or doubled entity).
 enum ODataKeyMidpoint {
     /// A key between `low` and `high` (store ids of `type`), or nil when there is none or the
     /// type has no arithmetic (`Edm.String`).

@@ -13,9 +13,11 @@ import Foundation
 /// (``ODataChangedSince``) for the same reason.
 ///
 /// A pull paged by key whose keys have arithmetic (Guid, Int32, Int64) reads two key ranges at
-/// once once its first page is read: the keys up to a midpoint (``ODataKeyMidpoint``) between
-/// that page's last key and the set's largest, and the keys after it, each paged by key, the
-/// pages taken in turn. Each range's next request is on the wire while the engine applies a
+/// once once its first page is read: the keys after that page's last key `a` up to a midpoint
+/// `m` (``ODataKeyMidpoint``) between `a` and the set's largest key, and the keys after both `a`
+/// and `m`, each paged by key, the pages taken in turn. The two split the keys after `a` in
+/// any order the service keeps: where it orders `m` below `a` (SQL Server orders Guids by
+/// their last group first) the first range is empty, and no key of the first page is read again. Each range's next request is on the wire while the engine applies a
 /// page of the other, so the service always has a request to work on: a single range leaves it
 /// idle while the store reads a page and corelibs' URLSession starts the next request.
 struct ODataPullState: Codable, Sendable, Equatable {
@@ -28,6 +30,9 @@ struct ODataPullState: Codable, Sendable, Equatable {
         /// Ask for the keys after `after` up to and including `upTo`: the lower of two key
         /// ranges read at once.
         case range(after: String, upTo: String)
+        /// Ask for the keys after both `after` and `pivot`: the upper of two key ranges read
+        /// at once, before its first page.
+        case afterBoth(after: String, pivot: String)
         /// Ask for the entities after this one in the order changed-since property, key
         /// (``ODataChangedSince``): its value of the property and the store's id.
         case since(JSONValue, String)
@@ -92,13 +97,13 @@ struct ODataPullState: Codable, Sendable, Equatable {
     }
 
     /// Splits a pull paged by key in two ranges read at once: the keys after ``next``'s up to
-    /// `pivot`, then the keys after `pivot`. Only a single range of keys without a bound
+    /// `pivot`, then the keys after both. Only a single range of keys without a bound
     /// (`.after`) splits; any other state is returned as it is.
     func split(at pivot: String) -> ODataPullState {
         guard case .after(let last) = next, waiting.isEmpty else { return self }
         var state = self
         state.next = .range(after: last, upTo: pivot)
-        state.waiting = [.after(pivot)]
+        state.waiting = [.afterBoth(after: last, pivot: pivot)]
         return state
     }
 
