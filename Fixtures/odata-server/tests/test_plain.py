@@ -140,6 +140,16 @@ class PlainFacts(ServerCase):
             self.assertEqual([t["ID"] for t in largest.json["value"]], evaluated[-1:], expression)
         whole = self._all_ids("Tasks")
         self.assertEqual(self._all_ids("Tasks?$orderby=ID desc"), whole[::-1])
+        # Integer keys, by value.
+        ids = [self.server.create("Customers", {"Name": f"range{n}"}).json["ID"] for n in range(6)]
+        for expression, expected in {
+            f"ID gt {ids[0]} and ID le {ids[3]}": ids[1:4],
+            f"ID gt {ids[1]} and ID gt {ids[2]}": ids[3:],
+            f"ID ge {ids[4]}": ids[4:],
+        }.items():
+            indexed = self._all_ids(f"Customers?$filter={expression}&$orderby=ID")
+            self.assertEqual(indexed, self._all_ids(f"Customers?$filter={expression}"), expression)
+            self.assertEqual([key for key in indexed if key in ids], expected, expression)
 
     def test_top_above_the_page_gives_one_page_and_a_token_and_max_page_size_is_ignored(self) -> None:
         for n in range(5):
