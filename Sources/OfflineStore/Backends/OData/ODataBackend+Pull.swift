@@ -168,7 +168,6 @@ extension ODataBackend {
             if (try? JSONValue(parsing: reply.body)) == nil { throw OfflineStoreError(.badResponse, "\(what): \(reply.notJSON)") }
             throw OfflineStoreError(.badResponse, "\(what): \(error.message)")
         }
-        let changes = try Self.changes(of: page, mapping: mapping, what: what)
         var state = state
         if first {
             let tracks = page.deltaLink != nil
@@ -195,8 +194,8 @@ extension ODataBackend {
                 if let last = page.entities.last {
                     following = try Self.next(after: last, changedSince: changedSince, mapping: mapping, what: what)
                 } else { endedEmpty = true }
-            } else if let last = changes.last?.id {
-                following = state.following(after: last)
+            } else if let last = page.entities.last {
+                following = state.following(after: try mapping.object(last.properties, what: what).id)
             } else {
                 throw OfflineStoreError(.badResponse, "\(what): the service answered a page of no entities with a next link "
                     + "(\(nextLink.prefix(200))); a pull by key goes on after the last key read, so it cannot go on after "
@@ -207,15 +206,18 @@ extension ODataBackend {
             // The last page: a delta's own link, or the first page's, or the latest changed-since value.
             let cursor = endedEmpty ? nil : delta ? (page.deltaLink ?? request.cursor)
                 : (state.deltaLink ?? state.changedSince.flatMap { $0.value == nil ? nil : $0.text })
-            return Self.page(changes, cursor: cursor, next: nil, state: state)
+            return Self.page(try Self.changes(of: page, mapping: mapping, what: what), cursor: cursor, next: nil, state: state)
         }
         if first, !tracking, !state.incremental, mapping.key.type != .string, case .after(let last) = turned.next,
            let largest = await largestKey(request, mapping: mapping, what: what),
            let pivot = ODataKeyMidpoint.between(last, largest, type: mapping.key.type) {
             turned = turned.split(at: pivot)
         }
-        return Self.page(changes, cursor: nil,
-                         next: continuation(to: turned, request: request, mapping: mapping, carrying: carried, what: what), state: turned)
+        // The next page is asked before this one's entities are mapped, so that the service
+        // works on it meanwhile; a page that fails to map drops the continuation, and with it
+        // the request.
+        let next = continuation(to: turned, request: request, mapping: mapping, carrying: carried, what: what)
+        return Self.page(try Self.changes(of: page, mapping: mapping, what: what), cursor: nil, next: next, state: turned)
     }
 
     private static func page(_ changes: [RemoteChange], cursor: String?, next: PullContinuation?, state: ODataPullState) -> PullPage {
