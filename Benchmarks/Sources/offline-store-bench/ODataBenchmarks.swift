@@ -79,11 +79,11 @@ enum ODataBenchmarks {
         }
         return [
             BenchResult(scenario: "refresh of \(Format.grouped(refreshCount)) entities from the OData fixture (\(mode) mode), "
-                        + "fresh store, vs odatapy's client reading the same pages",
+                        + "fresh store, vs odatapy's client reading the same set (the service's pages, one at a time)",
                         ours: Format.fixed(ours, 2) + " s (peak RSS " + Format.megabytes(kilobytes: peak) + ")",
                         baseline: Format.fixed(client, 2) + " s (odatapy ODataClient.iter_pages, nothing stored)",
                         ratio: Format.ratio(client / ours), target: "≥ 1.0×", passed: client / ours >= 1.0),
-            BenchResult(scenario: "↳ same, against raw GETs of the same pages (http.client + json.loads, nothing stored)",
+            BenchResult(scenario: "↳ same, against raw GETs of the service's pages (http.client + json.loads, one connection, nothing stored)",
                         ours: Format.fixed(ours, 2) + " s", baseline: Format.fixed(raw, 2) + " s",
                         ratio: Format.ratio(raw / ours), target: "— (reference)", passed: nil),
         ]
