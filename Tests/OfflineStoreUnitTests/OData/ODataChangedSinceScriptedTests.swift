@@ -104,6 +104,19 @@ struct ODataChangedSinceScriptedTests {
         #expect(!page.restartedFromTheBeginning)
     }
 
+    @Test func anIncrementalPageThatListsNothingButHasANextLinkFailsThePull() async throws {
+        // The pull asks for what follows the last entity read: after a page without one it
+        // could only ask the same again, and ending there would never move the cursor past it.
+        let script = Script { _ in
+            HTTPResponse(status: 200, headers: ["Content-Type": "application/json"],
+                         body: Data(#"{"value":[],"@odata.nextLink":"http://127.0.0.1:9/odata/Tasks?$skiptoken=5"}"#.utf8))
+        }
+        let request = PullRequest(collection: "Tasks", cursor: Self.cursor("2026-11-28T02:57:01.5Z", refreshes: 1))
+        let error = await #expect(throws: OfflineStoreError.self) { try await Self.backend(script).pull(request) }
+        #expect(error?.code == .badResponse && error?.message.contains("lists no entity with a next link") == true,
+                "\(String(describing: error))")
+    }
+
     @Test func theScheduledRefreshIsAFullPullFlaggedSoThatTheEngineSweeps() async throws {
         let script = Script { _ in Self.page([0, 1]) }
         let page = try await Self.backend(script, sweepEvery: 3).pull(PullRequest(collection: "Tasks", cursor: Self.cursor("2026-11-28T02:56:00Z", refreshes: 3)))

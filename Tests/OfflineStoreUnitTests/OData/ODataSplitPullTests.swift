@@ -5,7 +5,7 @@ import Testing
 /// A full pull paged by key reads two key ranges at once (``ODataPullState``), against a
 /// scripted service without change tracking that pages by key as plain-mode services do. The
 /// OData suites run the same pulls against the fixture's plain mode.
-@Suite("OData full pull in two key ranges, scripted service")
+@Suite("OData full pull in two key ranges, scripted service", .timeLimit(.minutes(2)))
 struct ODataSplitPullTests {
     /// A service without change tracking, pages of three: `$filter` of key bounds joined by
     /// `and`, `$orderby=ID [desc]`, `$top`. Guid keys compare as text (or as SQL Server orders
@@ -172,7 +172,7 @@ struct ODataSplitPullTests {
         let service = KeyedService(keys: (1...10).map(String.init), integer: true, emptyPageFor: "ID gt 6")
         let backend = ODataBackend(configuration: .init(serviceRoot: Self.root), transport: service)
         let error = await #expect(throws: OfflineStoreError.self) { _ = try await Self.pages(backend, "Customers") }
-        #expect(error?.code == .badResponse && error?.message.contains("no entities with a next link") == true,
+        #expect(error?.code == .badResponse && error?.message.contains("lists no entity with a next link") == true,
                 "\(String(describing: error))")
     }
 
@@ -182,6 +182,71 @@ struct ODataSplitPullTests {
         let backend = ODataBackend(configuration: .init(serviceRoot: Self.root), transport: service)
         let pages = try await Self.pages(backend, "Customers")
         #expect(pages.count == 1 && pages[0].changes.map(\.id) == keys)
+        #expect(!service.queries.withLock { $0 }.contains { $0.contains("desc") }, "no largest key asked for one page")
+    }
+
+    /// Answers the first page and the lower range's first page, whose last entity has no ETag;
+    /// holds every other request until it is cancelled, and reports each cancellation.
+    final class HoldingService: HTTPTransport {
+        let cancelled: AsyncStream<String>
+        private let report: AsyncStream<String>.Continuation
+
+        init() { (cancelled, report) = AsyncStream.makeStream(of: String.self) }
+
+        static func page(_ entities: [String], more: Bool) -> HTTPResponse {
+            let next = more ? #","@odata.nextLink":"http://127.0.0.1:9/odata/Customers?$skiptoken=3""# : ""
+            return HTTPResponse(status: 200, headers: ["Content-Type": "application/json"],
+                                body: Data(#"{"value":[\#(entities.joined(separator: ","))]\#(next)}"#.utf8))
+        }
+
+        static func entity(_ id: Int, etag: Bool = true) -> String {
+            #"{\#(etag ? #""@odata.etag":"W/\"1\"","# : "")"ID":\#(id),"Name":"x"}"#
+        }
+
+        func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+            if request.url.path.hasSuffix("/$metadata") {
+                return HTTPResponse(status: 200, body: Data(ODataSamples.fixtureMetadata.utf8))
+            }
+            let query = request.url.query?.removingPercentEncoding ?? ""
+            if !query.contains("$filter") && !query.contains("desc") { return Self.page((1...3).map { Self.entity($0) }, more: true) }
+            if query.contains("desc") { return Self.page([Self.entity(10)], more: false) }
+            if query.hasPrefix("$filter=ID gt 3 and ID le 6&") {
+                return Self.page([Self.entity(4), Self.entity(5, etag: false)], more: true)
+            }
+            do {
+                try await Task.sleep(for: .seconds(60))
+                report.yield("answered " + query)
+            } catch {
+                report.yield("cancelled " + query)
+                throw error
+            }
+            return HTTPResponse(status: 500)
+        }
+    }
+
+    @Test func aPageThatFailsToMapDropsTheRequestsAlreadyAskedForIt() async throws {
+        // The lower range's next page and the upper range's first are asked before the lower
+        // range's page is mapped; its entity without an ETag fails the pull, and both requests
+        // are cancelled rather than left to run.
+        let service = HoldingService()
+        // The continuations live only inside: once the pull failed, the engine drops them too.
+        func failingPull() async throws {
+            let backend = ODataBackend(configuration: .init(serviceRoot: Self.root), transport: service)
+            let first = try await backend.pull(PullRequest(collection: "Customers"))
+            let next = try #require(first.next)
+            let error = await #expect(throws: OfflineStoreError.self) {
+                _ = try await backend.pull(PullRequest(collection: "Customers", continuation: next))
+            }
+            #expect(error?.code == .badResponse && error?.message.contains("@odata.etag") == true, "\(String(describing: error))")
+        }
+        try await failingPull()
+        var ends: [String] = []
+        for await end in service.cancelled {
+            ends.append(end)
+            if ends.count == 2 { break }
+        }
+        #expect(ends.sorted() == ["cancelled $filter=ID gt 3 and ID gt 6&$orderby=ID", "cancelled $filter=ID gt 5 and ID le 6&$orderby=ID"],
+                "\(ends)")
     }
 
     @Test func keysWithoutAMidpointAreReadInOneRange() async throws {

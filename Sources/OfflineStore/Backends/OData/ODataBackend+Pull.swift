@@ -156,9 +156,11 @@ extension ODataBackend {
     /// (``largestKey(_:mapping:what:)``), and the pull splits in two key ranges read at once
     /// where the key type gives a midpoint (``ODataPullState/split(at:)``).
     ///
-    /// - Throws: ``OfflineStoreError/Code/badResponse`` for a page of a pull by key that lists
-    ///   no entity yet has a next link: the pull cannot go on after it without skipping what
-    ///   follows, and a pull that ended there would have the engine sweep what it never listed.
+    /// - Throws: ``OfflineStoreError/Code/badResponse`` for a page of a pull by key or by a
+    ///   changed-since property that lists no entity yet has a next link: the pull asks for the
+    ///   entities after the last one read, so it cannot go on, and a full pull that ended there
+    ///   would have the engine sweep what it never listed (an incremental one would never move
+    ///   its cursor past that page).
     func page(_ reply: ODataReply, state: ODataPullState, delta: Bool, request: PullRequest,
               mapping: ODataRecordMapping, what: String, first: Bool = false,
               carrying carried: ODataPagesAhead? = nil) async throws -> PullPage {
@@ -182,29 +184,26 @@ extension ODataBackend {
             state.changedSince?.value = page.entities.reduce(seen) { changedSince.latest($0, changedSince.value(in: $1.properties)) }
         }
         let tracking = delta || state.deltaLink != nil
-        // How this page's range goes on: nil after its last page, or after an empty page of an
-        // incremental pull with a next link (the pull then stores no cursor, and the next
-        // refresh reads the whole set).
+        // How this page's range goes on: nil after its last page.
         var following: ODataPullState.Next?
-        var endedEmpty = false
         if let nextLink = page.nextLink {
             if tracking {
                 following = .link(nextLink)
-            } else if state.incremental, let changedSince {
-                if let last = page.entities.last {
-                    following = try Self.next(after: last, changedSince: changedSince, mapping: mapping, what: what)
-                } else { endedEmpty = true }
             } else if let last = page.entities.last {
-                following = state.following(after: try mapping.object(last.properties, what: what).id)
+                if state.incremental, let changedSince {
+                    following = try Self.next(after: last, changedSince: changedSince, mapping: mapping, what: what)
+                } else {
+                    following = state.following(after: try mapping.object(last.properties, what: what).id)
+                }
             } else {
-                throw OfflineStoreError(.badResponse, "\(what): the service answered a page of no entities with a next link "
-                    + "(\(nextLink.prefix(200))); a pull by key goes on after the last key read, so it cannot go on after "
-                    + "that page without skipping what follows, and nothing is swept")
+                throw OfflineStoreError(.badResponse, "\(what): the service answered a page that lists no entity with a next "
+                    + "link (\(nextLink.prefix(200))); the pull asks for the entities after the last one read, and this page "
+                    + "has none, so the refresh stops here and nothing is swept")
             }
         }
         guard var turned = state.turned(following: following) else {
             // The last page: a delta's own link, or the first page's, or the latest changed-since value.
-            let cursor = endedEmpty ? nil : delta ? (page.deltaLink ?? request.cursor)
+            let cursor = delta ? (page.deltaLink ?? request.cursor)
                 : (state.deltaLink ?? state.changedSince.flatMap { $0.value == nil ? nil : $0.text })
             return Self.page(try Self.changes(of: page, mapping: mapping, what: what), cursor: cursor, next: nil, state: state)
         }

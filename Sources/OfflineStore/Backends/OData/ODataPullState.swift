@@ -12,14 +12,16 @@ import Foundation
 /// An incremental pull by a changed-since property is paged by that property and the key
 /// (``ODataChangedSince``) for the same reason.
 ///
-/// A pull paged by key whose keys have arithmetic (Guid, Int32, Int64) reads two key ranges at
-/// once once its first page is read: the keys after that page's last key `a` up to a midpoint
-/// `m` (``ODataKeyMidpoint``) between `a` and the set's largest key, and the keys after both `a`
-/// and `m`, each paged by key, the pages taken in turn. The two split the keys after `a` in
-/// any order the service keeps: where it orders `m` below `a` (SQL Server orders Guids by
-/// their last group first) the first range is empty, and no key of the first page is read again. Each range's next request is on the wire while the engine applies a
-/// page of the other, so the service always has a request to work on: a single range leaves it
-/// idle while the store reads a page and corelibs' URLSession starts the next request.
+/// A pull paged by key whose keys have arithmetic (Guid, Int32, Int64), after a first page
+/// with a next link, reads the rest in two key ranges at the same time: the keys after that
+/// page's last key `a` up to a midpoint `m` (``ODataKeyMidpoint``) between `a` and the set's
+/// largest key, and the keys after both `a` and `m`, each paged by key, the pages taken in
+/// turn. The two split the keys after `a` in any order the service keeps: where it orders `m`
+/// below `a` (SQL Server orders Guids by their last group first) the first range is empty,
+/// and no key of the first page is read again. While both ranges last, each range's next
+/// request is on the wire while the engine applies a page of the other, so the service has a
+/// request to work on: a single range leaves it idle while the store reads a page and
+/// corelibs' URLSession starts the next request.
 struct ODataPullState: Codable, Sendable, Equatable {
     /// How the next page is asked.
     enum Next: Codable, Sendable, Equatable {
