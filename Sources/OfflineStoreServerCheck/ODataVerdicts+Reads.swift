@@ -109,7 +109,8 @@ extension ODataVerdicts {
         return row(.deletions, .fails, "without a delta, deletions are found only by reading the whole set: \(total) "
             + "entities in \(pageText), \(max(requests, 1)) request\(requests > 1 ? "s" : "") per full read",
                    store: "reads the whole set at every refresh, or with changedSince set only every sweepEvery refreshes, "
-                       + "and removes the synced entities it no longer lists",
+                       + "by key, in two key ranges at once after the first page where the key is a Guid or an integer "
+                       + "(one request more, for the largest key), and removes the synced entities it no longer lists",
                    fix: "enable change tracking on the service (\(recipes)); or set changedSince and sweepEvery for the set "
                        + "in the --odata file")
     }
