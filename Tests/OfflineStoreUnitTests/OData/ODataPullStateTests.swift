@@ -49,6 +49,14 @@ struct ODataPullStateTests {
         #expect(range.split(at: "f") == range, "a split pull does not split again")
     }
 
+    @Test func aTokenWrittenBeforeKeyRangesIsReadAsOneRange() throws {
+        let token = #"{"next":{"after":{"_0":"c"}},"restarted":false,"delta":false,"incremental":false}"#
+        let state = try ODataPullState(PullContinuation(token: token))
+        #expect(state.next == .after("c") && state.waiting == [])
+        let error = #expect(throws: OfflineStoreError.self) { try ODataPullState(PullContinuation(token: #"{"next":1}"#)) }
+        #expect(error?.code == .invalidOperation)
+    }
+
     @Test func theStateWithItsWaitingRangesSurvivesItsToken() throws {
         let split = Self.state(.after("c")).split(at: "m")
         #expect(try ODataPullState(split.continuation) == split)

@@ -63,6 +63,23 @@ struct ODataPullState: Codable, Sendable, Equatable {
         PullContinuation(token: String(decoding: (try? JSONEncoder().encode(self)) ?? Data(), as: UTF8.self))
     }
 
+    private enum CodingKeys: String, CodingKey {
+        case next, deltaLink, restarted, delta, changedSince, incremental, waiting
+    }
+
+    /// Decodes a token; one written before pulls read two key ranges at once has no `waiting`,
+    /// and is read as one range.
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        next = try container.decode(Next.self, forKey: .next)
+        deltaLink = try container.decodeIfPresent(String.self, forKey: .deltaLink)
+        restarted = try container.decode(Bool.self, forKey: .restarted)
+        delta = try container.decode(Bool.self, forKey: .delta)
+        changedSince = try container.decodeIfPresent(ODataChangedSinceCursor.self, forKey: .changedSince)
+        incremental = try container.decode(Bool.self, forKey: .incremental)
+        waiting = try container.decodeIfPresent([Next].self, forKey: .waiting) ?? []
+    }
+
     /// The state of a continuation this backend handed out.
     ///
     /// - Throws: ``OfflineStoreError/Code/invalidOperation`` for a token of another backend.
