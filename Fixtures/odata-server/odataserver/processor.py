@@ -271,12 +271,15 @@ class FixtureProcessor(InMemoryProcessor, CustomETagSupport):
             return None, entities[::-1] if descending else entities
         bounds, rest = [], []
         for term in _conjuncts(expression):
-            (bounds if _key_bound(term, key) is not None else rest).append(term)
+            bound = _key_bound(term, key)
+            if bound is None:
+                rest.append(term)
+            else:
+                bounds.append(bound)
         if not bounds and not descending:
             return None
         start, end = 0, len(values)
-        for term in bounds:
-            operator, value = _key_bound(term, key)
+        for operator, value in bounds:
             value = sort_value(value)
             if operator is BinaryOperatorKind.GT:
                 start = max(start, bisect.bisect_right(values, value))

@@ -15,7 +15,7 @@ final class ODataPagesAhead: Sendable {
 
     /// The request for `url`, if one was made, and the others.
     func taking(_ url: URL) -> (page: ODataPageAhead?, rest: ODataPagesAhead) {
-        (pages.first { $0.url == url }, ODataPagesAhead(pages.filter { $0.url != url }))
+        (page(for: url), ODataPagesAhead(pages.filter { $0.url != url }))
     }
 
     /// The request for `url`, if one was made.
