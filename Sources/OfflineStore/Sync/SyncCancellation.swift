@@ -25,7 +25,7 @@ enum SyncCancellation {
     /// meanwhile (the caller checks cancellation again afterwards, at a safe point). Only a
     /// suspension's deadline cancels it.
     static func shielded<T: Sendable>(_ request: @escaping @Sendable () async throws -> T) async throws -> T {
-        let task = Task { try await request() }
+        let task = Task.startedHere { try await request() }
         guard let suspension = SyncSuspension.current else { return try await task.value }
         return try await suspension.cancellingAtDeadline({ task.cancel() }) { try await task.value }
     }

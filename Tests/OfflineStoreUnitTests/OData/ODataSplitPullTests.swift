@@ -249,6 +249,20 @@ struct ODataSplitPullTests {
                 "\(ends)")
     }
 
+    @Test func theRangesNextRequestsAreSentBeforeThePullReturns() async throws {
+        let service = KeyedService(keys: (1...12).map(String.init), integer: true)
+        let backend = ODataBackend(configuration: .init(serviceRoot: Self.root), transport: service)
+        let first = try await backend.pull(PullRequest(collection: "Customers"))
+        #expect(first.next != nil)
+        // Read with no suspension after the pull returned: both ranges' first requests are
+        // already on their way. The pull starts them on its own thread (`Task.startedHere`,
+        // whose own tests pin that); here a request left to a task waiting for a free thread
+        // could still happen to have gone out.
+        let queries = service.queries.withLock { $0 }
+        #expect(queries.contains { $0.contains("ID gt 3 and ID le ") } && queries.contains { $0.contains("ID gt 3 and ID gt ") },
+                "\(queries)")
+    }
+
     @Test func keysWithoutAMidpointAreReadInOneRange() async throws {
         // The first page ends at 3 and the largest key is 4: no key lies between.
         let keys = ["1", "2", "3", "4"]

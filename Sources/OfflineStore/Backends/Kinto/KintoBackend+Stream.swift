@@ -75,7 +75,7 @@ extension KintoBackend {
         guard let link = reply.header("Next-Page"), let named = URL(string: link), paths.isSameOrigin(named),
               named.path == recordsURL.path, (try? checkBackoff()) != nil else { return nil }
         let url = KintoPageBoundary.overlapping(named) ?? named
-        return KintoPageAhead(url: url, answer: Task { [self] in try await streamGET(url, headers: [], what: what) })
+        return KintoPageAhead(url: url, answer: .startedHere { [self] in try await streamGET(url, headers: [], what: what) })
     }
 }
 

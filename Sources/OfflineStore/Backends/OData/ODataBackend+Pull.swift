@@ -145,7 +145,7 @@ extension ODataBackend {
             guard let url = try? nextURL(next, request: request, mapping: mapping, changedSince: changedSince, what: what) else {
                 continue
             }
-            pages.append(carried?.page(for: url) ?? ODataPageAhead(url: url, answer: Task { [self] in try await laterPage(url, what: what) }))
+            pages.append(carried?.page(for: url) ?? ODataPageAhead(url: url, answer: .startedHere { [self] in try await laterPage(url, what: what) }))
         }
         return PullContinuation(token: state.continuation.token, ahead: ODataPagesAhead(pages))
     }

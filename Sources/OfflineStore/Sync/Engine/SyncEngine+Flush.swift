@@ -190,7 +190,7 @@ extension SyncEngine {
         // cancels it: then it is an answer that never came.
         let backend = self.backend, operations = staged.sent.map(\.operation), collection = staged.collection
         let written = (backend as? any ReportsRequestWritten)?.reportsRequestWritten == true ? RequestWritten() : nil
-        let answer = Task {
+        let answer = Task.startedHere {
             defer { written?.fire() }
             return try await RequestWritten.$current.withValue(written) {
                 try await SyncCancellation.shielded { try await backend.push(operations, collection: collection) }
