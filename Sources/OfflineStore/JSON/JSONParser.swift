@@ -138,20 +138,23 @@ struct JSONParser {
     private mutating func parseString() throws -> String {
         let start = index
         index += 1
-        // Fast path: no escapes.
+        // Fast path: no escapes. ASCII alone is well-formed UTF-8, so such a string (most
+        // names and values) skips the validating initializer, which is not specialized for the
+        // caller and costs a generic call per string.
         var scan = index
+        var ascii = true
         while scan < bytes.count {
             let b = bytes[scan]
             if b == UInt8(ascii: "\"") {
                 let slice = UnsafeBufferPointer(rebasing: bytes[index..<scan])
-                guard let s = UTF8Validation.string(slice) else {
-                    throw JSONError("invalid UTF-8 in string", at: start)
-                }
+                let decoded = ascii ? String(decoding: slice, as: UTF8.self) : UTF8Validation.string(slice)
+                guard let s = decoded else { throw JSONError("invalid UTF-8 in string", at: start) }
                 index = scan + 1
                 return s
             }
             if b == UInt8(ascii: "\\") { break }
             if b < 0x20 { throw JSONError("control character in string", at: scan) }
+            ascii = ascii && b < 0x80
             scan += 1
         }
         var buffer: [UInt8] = Array(UnsafeBufferPointer(rebasing: bytes[index..<scan]))

@@ -94,8 +94,7 @@ extension ODataBackend {
         switch operation.kind {
         case .create:
             headers["Prefer"] = "return=representation"
-            let set = mapping.set.name.addingPercentEncoding(withAllowedCharacters: ODataKey.literalCharacters) ?? mapping.set.name
-            return ODataBatchRequest(id: id, method: "POST", url: set, headers: headers,
+            return ODataBatchRequest(id: id, method: "POST", url: mapping.key.entitySetSegment, headers: headers,
                                      body: try mapping.body(operation.data, id: operation.id, includeKey: !mapping.assignsKeys))
         case .update:
             headers["Prefer"] = "return=representation"

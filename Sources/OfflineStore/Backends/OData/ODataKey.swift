@@ -24,6 +24,16 @@ struct ODataKey: Sendable, Hashable {
     let property: String
     /// The key property's type.
     let type: ODataKeyType
+    /// The entity set's name as a URL path segment, percent-encoded once rather than for
+    /// every request (Foundation's encoding bridges the name to an `NSString` each time).
+    let entitySetSegment: String
+
+    init(entitySet: String, property: String, type: ODataKeyType) {
+        self.entitySet = entitySet
+        self.property = property
+        self.type = type
+        entitySetSegment = entitySet.addingPercentEncoding(withAllowedCharacters: Self.literalCharacters) ?? entitySet
+    }
 
     /// Checks that a store id can be this key: a lower-case Guid, an integer in range, or
     /// any string. Lower case only, so that the id the server sends back is the same string.
@@ -60,8 +70,7 @@ struct ODataKey: Sendable, Hashable {
     ///
     /// - Throws: ``OfflineStoreError`` `invalidID` for an id this key cannot be.
     func path(_ id: String) throws -> String {
-        let set = entitySet.addingPercentEncoding(withAllowedCharacters: Self.literalCharacters) ?? entitySet
-        return "\(set)(\(try literal(id)))"
+        "\(entitySetSegment)(\(try literal(id)))"
     }
 
     /// The store id of the key value in an entity's JSON (`"6C2F…"`, `42`, `"O'Neil"`).
