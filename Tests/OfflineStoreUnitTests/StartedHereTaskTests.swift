@@ -8,7 +8,9 @@ struct StartedHereTaskTests {
     /// The thread this runs on (`Thread.current` is not read in an async context).
     static func currentThread() -> ObjectIdentifier { ObjectIdentifier(Thread.current) }
 
-    @Test func theOperationRunsOnTheCallersThreadBeforeTheCallReturns() {
+    @Test(.enabled(if: Task<Void, any Error>.startsOnCallersThread,
+                   "Task.immediate: Linux, Apple systems from 26; before those, an ordinary Task"))
+    func theOperationRunsOnTheCallersThreadBeforeTheCallReturns() {
         let ranOn = Locked<ObjectIdentifier?>(nil)
         let caller = Self.currentThread()
         let task = Task<Void, any Error>.startedHere { ranOn.withLock { $0 = Self.currentThread() } }
@@ -17,7 +19,9 @@ struct StartedHereTaskTests {
         task.cancel()
     }
 
-    @Test func whatFollowsItsFirstSuspensionRunsLaterAndItsValueArrives() async throws {
+    @Test(.enabled(if: Task<Void, any Error>.startsOnCallersThread,
+                   "Task.immediate: Linux, Apple systems from 26; before those, an ordinary Task"))
+    func whatFollowsItsFirstSuspensionRunsLaterAndItsValueArrives() async throws {
         let (numbers, send) = AsyncStream<Int>.makeStream()
         let steps = Locked<[String]>([])
         let task = Task<Int, any Error>.startedHere {
@@ -32,5 +36,13 @@ struct StartedHereTaskTests {
         send.yield(7)
         #expect(try await task.value == 7)
         #expect(steps.withLock { $0 } == ["started", "resumed"])
+    }
+
+    @Test func onEverySystemItsValueArrives() async throws {
+        let task = Task<String, any Error>.startedHere {
+            await Task.yield()
+            return "answered"
+        }
+        #expect(try await task.value == "answered")
     }
 }

@@ -38,8 +38,9 @@ final class SimulationExecutor: TaskExecutor, @unchecked Sendable {
     /// Runs queued jobs until none is left and `isQuiet` (asked under the lock) holds.
     ///
     /// Store code that leaves this executor (the flush runs its request in an unstructured
-    /// task, which has no executor preference) comes back by a network call or by a job
-    /// queued here; until then `isQuiet` is false and the thread waits for that signal.
+    /// task, which has no executor preference: it starts on this thread and runs elsewhere
+    /// after its first suspension) comes back by a network call or by a job queued here;
+    /// until then `isQuiet` is false and the thread waits for that signal.
     /// - Returns: false when `deadline` passed first (a client waits for something the
     ///   simulation does not control: a bug of the simulation or of the store).
     func runUntilQuiet(deadline: Date, isQuiet: () -> Bool) -> Bool {

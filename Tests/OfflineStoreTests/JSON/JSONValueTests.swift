@@ -208,6 +208,7 @@ struct JSONValueTests {
     @Test("invalid UTF-8 is an error with an offset", arguments: [
         ([0x22, 0xFF, 0x22], 0),                   // not UTF-8 at all
         ([0x22, 0x61, 0x62, 0xFF, 0x22], 0),       // after ASCII (no longer the ASCII-only path)
+        ([0x22, 0xFF, 0x61, 0x22], 0),             // before ASCII (the path stays left)
         ([0x22, 0xC0, 0xAF, 0x22], 0),             // overlong "/"
         ([0x22, 0xE2, 0x82, 0x22], 0),             // truncated sequence
         ([0x22, 0xED, 0xA0, 0x80, 0x22], 0),       // encoded surrogate

@@ -19,8 +19,9 @@ struct BatchOnWire: Sendable {
     var seqs: Set<Int64> { Set(sent.map(\.entry.seq)) }
 
     /// Returns once the request went out, for a backend that reports it, or after `patience`,
-    /// whichever comes first; never later than the answer. Otherwise it yields once, so the
-    /// request's task can start first even when no other thread of the pool is free.
+    /// whichever comes first; never later than the answer. Otherwise it yields once: where the
+    /// request's task could not start on the flush's thread (``Task/startedHere(_:)`` before
+    /// Apple's 26 systems), that lets it start first even when no other thread of the pool is free.
     func wentOut(patience: Duration) async {
         guard let written else { return await Task.yield() }
         // Fired already (a quick transport): no suspension, so the flush keeps its thread.

@@ -123,9 +123,11 @@ extension SyncEngine {
                    SyncCancellation.check("the flush") == nil {
                     let started = start(staged, flush: &flush)
                     next = started
-                    // Writing the answers below keeps this thread busy until they are written:
-                    // the request goes out first (``RequestWritten``), or, where the backend
-                    // cannot tell, its task gets a turn of the pool first.
+                    // Writing the answers below keeps this thread busy until they are written.
+                    // The request started on this thread (``Task/startedHere(_:)``) and goes
+                    // out first (``RequestWritten``); where the backend cannot tell, the loop
+                    // yields once, which gives the request's task a turn of the pool where it
+                    // could not start here.
                     await started.wentOut(patience: configuration.requestWrittenPatience)
                 } else {
                     do { try withdraw(staged) } catch { stageFailure = stageFailure ?? error }
