@@ -5,10 +5,17 @@ import Testing
 /// A request asked ahead of its use starts on the caller's thread (``Task/startedHere(_:)``).
 @Suite("Tasks started on the caller's thread", .timeLimit(.minutes(1)))
 struct StartedHereTaskTests {
+    /// Whether `Task.startedHere` starts on the caller's thread here (`Task.immediate`: Linux,
+    /// and Apple systems from version 26), as the helper decides it.
+    static var startsOnCallersThread: Bool {
+        if #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) { return true }
+        return false
+    }
+
     /// The thread this runs on (`Thread.current` is not read in an async context).
     static func currentThread() -> ObjectIdentifier { ObjectIdentifier(Thread.current) }
 
-    @Test(.enabled(if: Task<Void, any Error>.startsOnCallersThread,
+    @Test(.enabled(if: StartedHereTaskTests.startsOnCallersThread,
                    "Task.immediate: Linux, Apple systems from 26; before those, an ordinary Task"))
     func theOperationRunsOnTheCallersThreadBeforeTheCallReturns() {
         let ranOn = Locked<ObjectIdentifier?>(nil)
@@ -19,7 +26,7 @@ struct StartedHereTaskTests {
         task.cancel()
     }
 
-    @Test(.enabled(if: Task<Void, any Error>.startsOnCallersThread,
+    @Test(.enabled(if: StartedHereTaskTests.startsOnCallersThread,
                    "Task.immediate: Linux, Apple systems from 26; before those, an ordinary Task"))
     func whatFollowsItsFirstSuspensionRunsLaterAndItsValueArrives() async throws {
         let (numbers, send) = AsyncStream<Int>.makeStream()

@@ -16,11 +16,4 @@ extension Task where Failure == any Error {
         }
         return Task(operation: operation)
     }
-
-    /// Whether ``startedHere(_:)`` starts its operation on the caller's thread on this system
-    /// (`Task.immediate`: Linux, and Apple systems from version 26).
-    static var startsOnCallersThread: Bool {
-        if #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) { return true }
-        return false
-    }
 }

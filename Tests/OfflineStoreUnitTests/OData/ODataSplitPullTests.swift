@@ -249,7 +249,7 @@ struct ODataSplitPullTests {
                 "\(ends)")
     }
 
-    @Test(.enabled(if: Task<Void, any Error>.startsOnCallersThread,
+    @Test(.enabled(if: StartedHereTaskTests.startsOnCallersThread,
                    "Task.immediate: Linux, Apple systems from 26; before those, an ordinary Task"))
     func theRangesNextRequestsAreSentBeforeThePullReturns() async throws {
         let service = KeyedService(keys: (1...12).map(String.init), integer: true)
